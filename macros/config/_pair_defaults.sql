@@ -1,0 +1,8 @@
+{#- Every option a pair may leave out, with its default: the one place defaults live. -#}
+{% macro _pair_defaults() %}
+    {{ return({
+        'algorithm': 'auto',
+        'bisection_factor': 32,
+        'bisection_threshold': 16384,
+    }) }}
+{% endmacro %}

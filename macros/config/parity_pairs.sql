@@ -1,0 +1,87 @@
+{#- The reconciliation pairs a project declares under `vars: parity: pairs:`, validated and with
+    every default filled in. Each error names the pair and the problem. -#}
+{% macro parity_pairs() %}
+    {%- set declared = var('parity', {}) -%}
+    {%- if declared is not mapping -%}
+        {{ exceptions.raise_compiler_error("parity: var 'parity' must be a mapping with a 'pairs' list") }}
+    {%- endif -%}
+    {%- set pairs = declared.get('pairs', []) or [] -%}
+    {%- if pairs is string or pairs is mapping -%}
+        {{ exceptions.raise_compiler_error("parity: var 'parity.pairs' must be a list of pairs") }}
+    {%- endif -%}
+    {%- set defaults = parity._pair_defaults() -%}
+    {%- set seen = [] -%}
+    {%- set normalized = [] -%}
+    {%- for pair in pairs -%}
+        {%- do normalized.append(parity._normalize_pair(pair, loop.index, defaults, seen)) -%}
+    {%- endfor -%}
+    {{ return(normalized) }}
+{% endmacro %}
+
+
+{% macro _normalize_pair(pair, position, defaults, seen) %}
+    {%- if pair is not mapping or not pair.get('name') -%}
+        {{ exceptions.raise_compiler_error("parity: pair #" ~ position ~ " must be a mapping with a 'name'") }}
+    {%- endif -%}
+    {%- set name = pair['name'] | string -%}
+    {%- set where = "parity pair '" ~ name ~ "'" -%}
+    {%- if name in seen -%}
+        {{ exceptions.raise_compiler_error(where ~ ": duplicate pair name") }}
+    {%- endif -%}
+    {%- do seen.append(name) -%}
+    {%- set allowed = ['name', 'source', 'target', 'key', 'columns', 'renames'] + (defaults.keys() | list) -%}
+    {%- for option in pair -%}
+        {%- if option not in allowed -%}
+            {{ exceptions.raise_compiler_error(where ~ ": unknown option '" ~ option ~ "' (allowed: " ~ (allowed | join(', ')) ~ ")") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- for side in ['source', 'target'] -%}
+        {%- do parity._check_relation_spec(where, side, pair.get(side)) -%}
+    {%- endfor -%}
+    {%- set key = pair.get('key') -%}
+    {%- set key = [key] if key is string else key -%}
+    {%- if not key or key is mapping -%}
+        {{ exceptions.raise_compiler_error(where ~ ": 'key' must name one or more key columns") }}
+    {%- endif -%}
+    {%- set columns = pair.get('columns') -%}
+    {%- if columns is not none and (columns is string or columns is mapping or not columns) -%}
+        {{ exceptions.raise_compiler_error(where ~ ": 'columns' must be a non-empty list of column names") }}
+    {%- endif -%}
+    {%- set renames = pair.get('renames') or {} -%}
+    {%- if renames is not mapping -%}
+        {{ exceptions.raise_compiler_error(where ~ ": 'renames' must map source column names to target column names") }}
+    {%- endif -%}
+    {%- set normalized = {
+        'name': name,
+        'source': pair['source'],
+        'target': pair['target'],
+        'key': key | map('string') | list,
+        'columns': (columns | map('string') | list) if columns is not none else none,
+        'renames': renames,
+    } -%}
+    {%- for option, default in defaults.items() -%}
+        {%- do normalized.update({option: pair.get(option, default)}) -%}
+    {%- endfor -%}
+    {%- if normalized['algorithm'] not in ['auto', 'hashdiff', 'joindiff'] -%}
+        {{ exceptions.raise_compiler_error(where ~ ": algorithm must be auto, hashdiff or joindiff, not '" ~ normalized['algorithm'] ~ "'") }}
+    {%- endif -%}
+    {%- for option, minimum in [('bisection_factor', 2), ('bisection_threshold', 1)] -%}
+        {%- set value = normalized[option] -%}
+        {%- if value is not number or value is boolean or (value | int) != value or value < minimum -%}
+            {{ exceptions.raise_compiler_error(where ~ ": " ~ option ~ " must be a whole number of at least " ~ minimum ~ ", not '" ~ value ~ "'") }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(normalized) }}
+{% endmacro %}
+
+
+{% macro _check_relation_spec(where, side, spec) %}
+    {%- set valid = spec is mapping and spec | length == 1 and (
+        (spec.get('ref') is string)
+        or (spec.get('ref') is iterable and spec.get('ref') is not mapping and spec.get('ref') | length == 2)
+        or (spec.get('source') is iterable and spec.get('source') is not string and spec.get('source') | length == 2)
+    ) -%}
+    {%- if not valid -%}
+        {{ exceptions.raise_compiler_error(where ~ ": '" ~ side ~ "' must be {ref: model}, {ref: [package, model]} or {source: [source_name, table_name]}, not " ~ tojson(spec)) }}
+    {%- endif -%}
+{% endmacro %}

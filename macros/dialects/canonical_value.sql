@@ -1,0 +1,52 @@
+{#- The canonical text of one value (NULL stays NULL), after the negotiated profile of its column
+    pair: the same value renders to the same text on every engine. docs/canonical-encoding.md is
+    the contract. -#}
+{% macro canonical_value(dialect, expression, profile) %}
+    {{ return(parity._dialect_macro('canonical_value', dialect)(expression, profile)) }}
+{% endmacro %}
+
+
+{% macro spark__canonical_value(expression, profile) %}
+    {%- set kind = profile['kind'] -%}
+    {%- if kind == 'integer' -%}
+        {{ return('cast(' ~ expression ~ ' as string)') }}
+    {%- elif kind == 'decimal' -%}
+        {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as string)') }}
+    {%- elif kind == 'float' -%}
+        {%- set value = 'cast(' ~ expression ~ ' as double)' -%}
+        {{ return(
+            "case when " ~ value ~ " is null then null"
+            ~ " when isnan(" ~ value ~ ") then 'NaN'"
+            ~ " when " ~ value ~ " = double('Infinity') then 'Infinity'"
+            ~ " when " ~ value ~ " = double('-Infinity') then '-Infinity'"
+            ~ " when " ~ value ~ " = 0 then '0'"
+            ~ " else format_string('%." ~ (profile['digits'] - 1) ~ "e', " ~ value ~ ") end"
+        ) }}
+    {%- elif kind == 'boolean' -%}
+        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
+    {%- elif kind == 'string' -%}
+        {{ return('cast(' ~ expression ~ ' as string)') }}
+    {%- elif kind == 'date' -%}
+        {{ return('cast(cast(' ~ expression ~ ' as date) as string)') }}
+    {%- elif kind == 'timestamp' -%}
+        {{ return(parity._spark_utc_text('unix_micros(' ~ expression ~ ')')) }}
+    {%- elif kind == 'timestamp_ntz' -%}
+        {{ return(parity._spark_utc_text("timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', " ~ expression ~ ")")) }}
+    {%- elif kind == 'binary' -%}
+        {{ return('lower(hex(' ~ expression ~ '))') }}
+    {%- elif kind == 'nested' -%}
+        {{ return('to_json(' ~ expression ~ ')') }}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error("parity: spark cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+{% endmacro %}
+
+
+{#- `YYYY-MM-DD HH:MM:SS.ffffff` of a count of microseconds since 1970-01-01 00:00:00, by
+    arithmetic on timestamp_ntz, so neither the session time zone nor its DST gaps matter. -#}
+{% macro _spark_utc_text(micros) %}
+    {%- set fraction = 'pmod(' ~ micros ~ ', 1000000)' -%}
+    {{ return(
+        "concat(cast(timestampadd(second, (" ~ micros ~ " - " ~ fraction ~ ") div 1000000,"
+        ~ " timestamp_ntz'1970-01-01 00:00:00') as string), '.', lpad(cast(" ~ fraction ~ " as string), 6, '0'))"
+    ) }}
+{% endmacro %}

@@ -1,0 +1,26 @@
+{#- The row hash: the lower 60 bits of MD5 over the canonical row string, as an integer.
+    60 bits (15 hex digits) keep every per-row value below 2^60, so a sum over 2^67 rows still
+    fits a decimal(38, 0); see docs/canonical-encoding.md for the row string. -#}
+{% macro row_hash(dialect, canonical_expressions) %}
+    {{ return(parity._dialect_macro('row_hash', dialect)(canonical_expressions)) }}
+{% endmacro %}
+
+
+{% macro spark__row_hash(canonical_expressions) %}
+    {%- set fields = [] -%}
+    {%- for value in canonical_expressions -%}
+        {%- do fields.append("case when " ~ value ~ " is null then '-' else concat(cast(char_length(" ~ value ~ ") as string), ':', " ~ value ~ ") end") -%}
+    {%- endfor -%}
+    {{ return('cast(conv(substring(md5(concat(' ~ fields | join(', ') ~ ')), 18, 15), 16, 10) as bigint)') }}
+{% endmacro %}
+
+
+{#- The aggregate that sums row hashes over a segment without overflow. -#}
+{% macro segment_checksum(dialect, row_hash_column) %}
+    {{ return(parity._dialect_macro('segment_checksum', dialect)(row_hash_column)) }}
+{% endmacro %}
+
+
+{% macro spark__segment_checksum(row_hash_column) %}
+    {{ return('sum(cast(' ~ row_hash_column ~ ' as decimal(38, 0)))') }}
+{% endmacro %}

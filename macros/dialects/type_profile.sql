@@ -1,0 +1,36 @@
+{#- What a declared column type means for canonicalization: its kind (integer, decimal, float,
+    boolean, string, date, timestamp, timestamp_ntz, binary, nested, unsupported) and the
+    precision it carries (decimal scale, float significant digits). -#}
+{% macro type_profile(dialect, data_type) %}
+    {{ return(parity._dialect_macro('type_profile', dialect)(data_type | lower | trim)) }}
+{% endmacro %}
+
+
+{% macro spark__type_profile(data_type) %}
+    {%- set base = data_type.split('(')[0].split('<')[0] | trim -%}
+    {%- if base in ['tinyint', 'byte', 'smallint', 'short', 'int', 'integer', 'bigint', 'long'] -%}
+        {{ return({'kind': 'integer', 'scale': 0}) }}
+    {%- elif base in ['decimal', 'dec', 'numeric'] -%}
+        {%- set arguments = (data_type.split('(')[1].rstrip(')').split(',') if '(' in data_type else ['10', '0']) -%}
+        {{ return({'kind': 'decimal', 'scale': (arguments[1] | trim | int) if arguments | length > 1 else 0}) }}
+    {%- elif base in ['float', 'real'] -%}
+        {{ return({'kind': 'float', 'digits': 6}) }}
+    {%- elif base == 'double' -%}
+        {{ return({'kind': 'float', 'digits': 15}) }}
+    {%- elif base == 'boolean' -%}
+        {{ return({'kind': 'boolean'}) }}
+    {%- elif base in ['string', 'varchar', 'char'] -%}
+        {{ return({'kind': 'string'}) }}
+    {%- elif base == 'date' -%}
+        {{ return({'kind': 'date'}) }}
+    {%- elif base in ['timestamp', 'timestamp_ltz'] -%}
+        {{ return({'kind': 'timestamp'}) }}
+    {%- elif base == 'timestamp_ntz' -%}
+        {{ return({'kind': 'timestamp_ntz'}) }}
+    {%- elif base == 'binary' -%}
+        {{ return({'kind': 'binary'}) }}
+    {%- elif base in ['array', 'struct', 'map'] -%}
+        {{ return({'kind': 'nested'}) }}
+    {%- endif -%}
+    {{ return({'kind': 'unsupported'}) }}
+{% endmacro %}

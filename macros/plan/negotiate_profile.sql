@@ -1,0 +1,21 @@
+{#- The profile both sides of a column pair canonicalize at: the precision both can represent.
+    A pair of kinds that cannot be made comparable is an error naming both columns and types. -#}
+{% macro negotiate_profile(where, source_column, target_column) %}
+    {%- set source = source_column['profile'] -%}
+    {%- set target = target_column['profile'] -%}
+    {%- set kinds = [source['kind'], target['kind']] | sort -%}
+    {%- set described = "source column '" ~ source_column['name'] ~ "' (" ~ source_column['data_type'] ~ ") and target column '"
+        ~ target_column['name'] ~ "' (" ~ target_column['data_type'] ~ ")" -%}
+    {%- if 'unsupported' in kinds -%}
+        {{ exceptions.raise_compiler_error(where ~ ": " ~ described ~ ": parity cannot canonicalize this type yet") }}
+    {%- elif kinds == ['integer', 'integer'] -%}
+        {{ return({'kind': 'integer'}) }}
+    {%- elif kinds in [['decimal', 'decimal'], ['decimal', 'integer']] -%}
+        {{ return({'kind': 'decimal', 'scale': [source['scale'], target['scale']] | min}) }}
+    {%- elif kinds == ['float', 'float'] -%}
+        {{ return({'kind': 'float', 'digits': [source['digits'], target['digits']] | min}) }}
+    {%- elif kinds[0] == kinds[1] -%}
+        {{ return({'kind': kinds[0]}) }}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error(where ~ ": " ~ described ~ " cannot be compared") }}
+{% endmacro %}

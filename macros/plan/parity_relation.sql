@@ -1,0 +1,9 @@
+{#- The relation a pair side names: calling ref()/source() here is what gives dbt docs the
+    lineage from every compared relation to the plan. -#}
+{% macro parity_relation(spec) %}
+    {%- if 'ref' in spec -%}
+        {%- set target = spec['ref'] -%}
+        {{ return(ref(target) if target is string else ref(target[0], target[1])) }}
+    {%- endif -%}
+    {{ return(source(spec['source'][0], spec['source'][1])) }}
+{% endmacro %}

@@ -1,0 +1,52 @@
+{#- An on-run-end hook: logs, for every reconciled pair, its verdict, counts by kind and a few
+    example differences, and where the full results are. -#}
+{% macro parity_report(example_rows=5) %}
+    {%- if not execute -%}{{ return('') }}{%- endif -%}
+    {%- set summary = parity._built_relation('parity_summary') -%}
+    {%- set differences = parity._built_relation('parity_differences') -%}
+    {%- if summary is none or differences is none -%}
+        {{ return('') }}
+    {%- endif -%}
+    {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
+    {%- for pair in pairs -%}
+        {%- do log('', info=True) -%}
+        {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ ('PASS' if pair['passed'] else 'DIFFERENT')
+            ~ " (" ~ pair['algorithm'] ~ ", " ~ pair['elapsed_seconds'] ~ "s)", info=True) -%}
+        {%- do log("  " ~ pair['source_relation'] ~ ": " ~ pair['source_rows'] ~ " rows; "
+            ~ pair['target_relation'] ~ ": " ~ pair['target_rows'] ~ " rows", info=True) -%}
+        {%- do log("  missing in target " ~ pair['missing_in_target_rows'] ~ ", missing in source " ~ pair['missing_in_source_rows']
+            ~ ", value mismatches " ~ pair['value_mismatch_rows'] ~ " rows (" ~ pair['mismatched_values'] ~ " values)"
+            ~ ", duplicates in source " ~ pair['duplicate_in_source_rows'] ~ ", in target " ~ pair['duplicate_in_target_rows']
+            ~ "; row drift " ~ pair['row_drift_pct'] ~ "%", info=True) -%}
+        {%- do log("  checksum passes " ~ pair['checksum_passes'] ~ ", segments checked " ~ pair['segments_checked']
+            ~ ", rows moved " ~ pair['rows_moved'] ~ ", config " ~ pair['config_hash'][:12], info=True) -%}
+        {%- if not pair['passed'] -%}
+            {%- set examples = run_query('select key, kind, column_name, source_value, target_value from ' ~ differences
+                ~ ' where pair_name = ' ~ parity._spark_string_literal(pair['pair_name'])
+                ~ ' order by kind, length(key), key, column_name limit ' ~ (example_rows | int)) -%}
+            {%- for row in examples -%}
+                {%- do log("    key " ~ row['key'] ~ " " ~ row['kind'] ~ (" " ~ row['column_name'] if row['column_name'] else '')
+                    ~ ": source " ~ parity._shown(row['source_value']) ~ " | target " ~ parity._shown(row['target_value']), info=True) -%}
+            {%- endfor -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if pairs | length -%}
+        {%- do log('', info=True) -%}
+        {%- do log('Full results: ' ~ summary ~ ' and ' ~ differences, info=True) -%}
+    {%- endif -%}
+    {{ return('') }}
+{% endmacro %}
+
+
+{#- The relation a parity model was built as, if it exists: hooks may not call ref(). -#}
+{% macro _built_relation(model_name) %}
+    {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.package_name == 'parity' and node.name == model_name -%}
+        {{ return(adapter.get_relation(node.database, node.schema, node.alias)) }}
+    {%- endfor -%}
+    {{ return(none) }}
+{% endmacro %}
+
+
+{% macro _shown(value) %}
+    {{ return('NULL' if value is none else "'" ~ value ~ "'") }}
+{% endmacro %}

@@ -1,0 +1,30 @@
+{#- One row per pair and side: what each engine runs. Resolving every pair's relations here
+    (ref/source) is what draws the lineage from compared relations to the results. -#}
+{%- set plan_columns = [
+    ('pair_name', 'string'), ('side', 'string'), ('dialect', 'string'), ('relation_name', 'string'),
+    ('canonical_sql', 'string'), ('checksum_sql', 'string'), ('key_names', 'string'),
+    ('column_names', 'string'), ('segmentable', 'boolean'), ('config_json', 'string'),
+] -%}
+{%- set pairs = parity.parity_pairs() -%}
+{%- set rows = [] -%}
+{%- for pair in pairs -%}
+    {%- do parity.parity_relation(pair['source']) -%}
+    {%- do parity.parity_relation(pair['target']) -%}
+    {%- if execute -%}
+        {%- do rows.extend(parity.pair_plan_rows(pair)) -%}
+    {%- endif -%}
+{%- endfor -%}
+
+{%- for row in rows %}
+    select
+        {%- for name, data_type in plan_columns %}
+        {{ row[name] if data_type == 'boolean' else parity._spark_string_literal(row[name]) }} as {{ name }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    {{ 'union all' if not loop.last }}
+{%- else %}
+    select
+        {%- for name, data_type in plan_columns %}
+        cast(null as {{ data_type }}) as {{ name }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    where false
+{%- endfor %}

@@ -1,0 +1,22 @@
+select
+    pair_name,
+    source_relation,
+    target_relation,
+    algorithm,
+    source_rows,
+    target_rows,
+    missing_in_target_rows,
+    missing_in_source_rows,
+    value_mismatch_rows,
+    duplicate_in_source_rows,
+    duplicate_in_target_rows,
+    mismatched_values,
+    differing_rows,
+    row_drift_pct,
+    passed,
+    checksum_passes,
+    segments_checked,
+    rows_moved,
+    elapsed_seconds,
+    config_hash
+from {{ ref('parity_pair_results') }}

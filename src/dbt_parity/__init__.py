@@ -1,0 +1,20 @@
+"""dbt start-up hook: adds a ``session`` submission method for Python models to dbt-spark.
+
+dbt imports every installed top-level module whose name starts with ``dbt_`` when it starts
+(its plugin discovery). dbt-spark can only submit Python models to Databricks clusters; this
+module registers one more method that runs them in the process's own SparkSession, so plain
+``dbt build`` works on the embedded session and on any ``spark.master``. Keep this import cheap:
+dbt pays for it on every command.
+"""
+
+from __future__ import annotations
+
+try:
+    from dbt.adapters.spark.impl import SparkAdapter
+except ImportError:  # dbt-spark is not installed: nothing to register.
+    SparkAdapter = None
+
+if SparkAdapter is not None:
+    from dbt_parity.session_submission import register
+
+    register(SparkAdapter)

@@ -1,0 +1,119 @@
+"""Divide, hash and conquer over two sides that only answer checksum and row queries.
+
+On Spark a pass costs a scan whatever the number of groups it returns, so a pass does not stop
+at the next level: it descends as many levels (``factor ** step`` cells per segment) as it takes
+for the expected rows per cell to reach the bisection threshold. Sums are additive, so the
+coarser levels are implied and never queried. Only cells whose checksum or count differ are
+refined; cells small enough (or no longer divisible) are downloaded and compared in memory.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from parity.keyspace import KeySpace
+from parity.log import logger
+from parity.rowdiff import RowDiff, compare_rows
+from parity.sides import Checksum, Side
+
+# One pass never asks an engine for more than this many cells per segment it refines.
+MAX_CELLS_PER_SEGMENT = 1 << 16
+
+
+@dataclass
+class HashdiffStats:
+    passes: int = 0
+    segments_checked: int = 0
+    rows_moved: int = 0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    diffs: list[RowDiff]
+    source_rows: int
+    target_rows: int
+    stats: HashdiffStats
+
+
+def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold: int) -> Outcome:
+    stats = HashdiffStats(passes=1, segments_checked=1)
+    source_profile, target_profile = source.profile(), target.profile()
+    sizes = source_profile.checksum.rows, target_profile.checksum.rows
+    logger.info(
+        "parity pair '%s': hashdiff pass 1, whole tables: %s source rows, %s target rows scanned",
+        pair_name,
+        *sizes,
+    )
+    if source_profile.checksum == target_profile.checksum:
+        logger.info("parity pair '%s': checksums match, tables are identical", pair_name)
+        return Outcome([], *sizes, stats)
+
+    lows = [p.min_position for p in (source_profile, target_profile) if p.min_position is not None]
+    highs = [p.max_position for p in (source_profile, target_profile) if p.max_position is not None]
+    space = KeySpace.spanning(min(lows), max(highs), factor)
+    downloads: dict[int, set[int]] = {}
+    depth, frontier = 0, {0: max(sizes)}
+    while frontier:
+        largest = max(frontier.values())
+        if largest <= threshold or space.is_unit(depth):
+            downloads.setdefault(depth, set()).update(frontier)
+            break
+        step = _step(space, depth, largest, factor, threshold)
+        child_depth = depth + step
+        parents = frozenset(frontier)
+        stats.passes += 1
+        found = source.checksums(space, depth, parents, child_depth)
+        wanted = target.checksums(space, depth, parents, child_depth)
+        cells = sorted(found.keys() | wanted.keys())
+        stats.segments_checked += len(cells)
+        empty = Checksum(0, 0)
+        mismatched = {
+            cell: max(found.get(cell, empty).rows, wanted.get(cell, empty).rows)
+            for cell in cells
+            if found.get(cell, empty) != wanted.get(cell, empty)
+        }
+        frontier = {
+            c: n for c, n in mismatched.items() if n > threshold and not space.is_unit(child_depth)
+        }
+        small = set(mismatched) - set(frontier)
+        if small:
+            downloads.setdefault(child_depth, set()).update(small)
+        logger.info(
+            "parity pair '%s': hashdiff pass %d, depth %d (%d segments): %d rows scanned, "
+            "%d segments differ, %d to download, %d to split further",
+            pair_name,
+            stats.passes,
+            child_depth,
+            len(cells),
+            sum(c.rows for c in found.values()) + sum(c.rows for c in wanted.values()),
+            len(mismatched),
+            len(small),
+            len(frontier),
+        )
+        depth = child_depth
+
+    by_depth = {d: frozenset(cells) for d, cells in downloads.items()}
+    source_rows, target_rows = source.rows(space, by_depth), target.rows(space, by_depth)
+    stats.rows_moved = len(source_rows) + len(target_rows)
+    diffs = compare_rows(source_rows, target_rows)
+    logger.info(
+        "parity pair '%s': %d segments downloaded, %d rows moved, %d row differences",
+        pair_name,
+        sum(map(len, by_depth.values())),
+        stats.rows_moved,
+        len(diffs),
+    )
+    return Outcome(diffs, *sizes, stats)
+
+
+def _step(space: KeySpace, depth: int, rows: int, factor: int, threshold: int) -> int:
+    """How many levels one pass descends: until the expected rows per cell reach the threshold,
+    without more than MAX_CELLS_PER_SEGMENT cells a segment, nor past single-unit cells."""
+    step = 1
+    while (
+        rows > threshold * factor**step
+        and factor ** (step + 1) <= MAX_CELLS_PER_SEGMENT
+        and not space.is_unit(depth + step)
+    ):
+        step += 1
+    return step

@@ -1,0 +1,82 @@
+"""The plan relation, read back: what each side of each pair runs, and the pair's settings."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SidePlan:
+    side: str
+    dialect: str
+    relation_name: str
+    canonical_sql: str
+    checksum_sql: str
+    key_names: tuple[str, ...]
+    column_names: tuple[str, ...]
+    segmentable: bool
+
+
+@dataclass(frozen=True)
+class PairPlan:
+    name: str
+    source: SidePlan
+    target: SidePlan
+    config: dict[str, Any]
+
+    @property
+    def config_hash(self) -> str:
+        return config_hash(self.config)
+
+    @property
+    def algorithm(self) -> str:
+        return self.config["algorithm"]
+
+    @property
+    def bisection_factor(self) -> int:
+        return int(self.config["bisection_factor"])
+
+    @property
+    def bisection_threshold(self) -> int:
+        return int(self.config["bisection_threshold"])
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def config_hash(config: dict[str, Any]) -> str:
+    """sha256 of the canonical JSON of a pair's configuration, defaults included."""
+    return hashlib.sha256(canonical_json(config).encode("utf-8")).hexdigest()
+
+
+def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:
+    """Groups plan rows (one per pair and side) into pairs, in pair-name order."""
+    sides: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        sides.setdefault(row["pair_name"], {})[row["side"]] = row
+    return [
+        PairPlan(
+            name=name,
+            source=_side_plan(by_side["source"]),
+            target=_side_plan(by_side["target"]),
+            config=json.loads(by_side["source"]["config_json"]),
+        )
+        for name, by_side in sorted(sides.items())
+    ]
+
+
+def _side_plan(row: dict[str, Any]) -> SidePlan:
+    return SidePlan(
+        side=row["side"],
+        dialect=row["dialect"],
+        relation_name=row["relation_name"],
+        canonical_sql=row["canonical_sql"],
+        checksum_sql=row["checksum_sql"],
+        key_names=tuple(json.loads(row["key_names"])),
+        column_names=tuple(json.loads(row["column_names"])),
+        segmentable=bool(row["segmentable"]),
+    )

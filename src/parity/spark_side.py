@@ -1,0 +1,80 @@
+"""A side held by the Spark session itself: the plan's canonical SQL, filtered and grouped."""
+
+from __future__ import annotations
+
+from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+from parity.errors import ParityError
+from parity.keyspace import KeySpace
+from parity.plan import SidePlan
+from parity.rowdiff import Row
+from parity.sides import Checksum, Profile
+
+POSITION = "__parity_pos"
+HASH = "__parity_hash"
+LONG_SAFE = 2**62
+
+
+def key_columns(plan: SidePlan) -> list[str]:
+    return [f"__parity_k{i}" for i in range(len(plan.key_names))]
+
+
+def value_columns(plan: SidePlan) -> list[str]:
+    return [f"__parity_c{i}" for i in range(len(plan.column_names))]
+
+
+class SparkSide:
+    def __init__(self, spark: SparkSession, pair_name: str, plan: SidePlan) -> None:
+        self.pair_name = pair_name
+        self.plan = plan
+        self.frame: DataFrame = spark.sql(plan.canonical_sql)
+        self._checksum = F.expr(plan.checksum_sql)
+
+    def profile(self) -> Profile:
+        null_key = F.lit(False)
+        for column in key_columns(self.plan):
+            null_key = null_key | F.col(column).isNull()
+        row = self.frame.agg(
+            F.count(F.lit(1)).alias("rows"),
+            self._checksum.alias("total"),
+            F.min(POSITION).alias("low"),
+            F.max(POSITION).alias("high"),
+            F.count_if(null_key).alias("null_keys"),
+        ).first()
+        if row["null_keys"]:
+            raise ParityError(
+                self.pair_name,
+                f"{self.plan.side} relation {self.plan.relation_name} has {row['null_keys']} "
+                f"rows with a NULL in key column(s) {', '.join(self.plan.key_names)}",
+            )
+        return Profile(Checksum(row["rows"], int(row["total"] or 0)), row["low"], row["high"])
+
+    def checksums(
+        self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
+    ) -> dict[int, Checksum]:
+        within = cell_column(space, parent_depth).isin(sorted(parents))
+        grouped = (
+            self.frame.where(within)
+            .groupBy(cell_column(space, depth).alias("cell"))
+            .agg(F.count(F.lit(1)).alias("rows"), self._checksum.alias("total"))
+        )
+        return {r["cell"]: Checksum(r["rows"], int(r["total"])) for r in grouped.collect()}
+
+    def rows(self, space: KeySpace, cells: dict[int, frozenset[int]]) -> list[Row]:
+        within = F.lit(False)
+        for depth, indexes in sorted(cells.items()):
+            within = within | cell_column(space, depth).isin(sorted(indexes))
+        keys, values = key_columns(self.plan), value_columns(self.plan)
+        selected = self.frame.where(within).select(*keys, *values).collect()
+        return [(tuple(r[k] for k in keys), tuple(r[v] for v in values)) for r in selected]
+
+
+def cell_column(space: KeySpace, depth: int) -> Column:
+    """The cell number at ``depth`` of each row's key position, computed exactly as
+    KeySpace.cell_of does: in bigint where that cannot overflow, else in decimal(38, 0)."""
+    cells = space.cells(depth)
+    if space.scale == 1 and space.width * cells < LONG_SAFE:
+        return F.expr(f"(({POSITION} - {space.low}) * {cells}) div {space.width}")
+    units = f"(cast({POSITION} as decimal(38, 0)) - {space.low}BD) div {space.scale}BD"
+    return F.expr(f"(cast({units} as decimal(38, 0)) * {cells}BD) div {space.width}BD")
