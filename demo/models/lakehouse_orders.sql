@@ -1,8 +1,7 @@
--- The migrated copy, with differences planted on purpose: two orders lost (17, 1001), two new
--- ones (rows + 1, rows + 2), one value changed in each of eight columns (order 770's NULL
--- note becomes an empty string), and order 2000
--- loaded twice. Amounts are stored at a wider scale: parity compares them at the scale both
--- sides hold.
+-- The migrated copy, with differences planted on purpose (seeds/expected_orders_differences.csv
+-- lists them): two orders lost (17, 1001), two new ones (1000001, 1000002), one value changed in
+-- each of eight columns (order 770's NULL note becomes an empty string), and order 2000 loaded
+-- twice. Amounts are stored at a wider scale: parity compares them at the scale both sides hold.
 with legacy as (
     select * from {{ ref('legacy_orders') }}
 ),
@@ -29,7 +28,7 @@ union all
 select * from migrated where order_id = 2000
 union all
 select
-    order_id + {{ var('orders_rows') }} as order_id,
+    order_id + 1000000 as order_id,
     customer_id,
     status,
     amount,

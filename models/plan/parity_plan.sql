@@ -15,16 +15,20 @@
     {%- endif -%}
 {%- endfor -%}
 
-{%- for row in rows %}
-    select
-        {%- for name, data_type in plan_columns %}
-        {{ row[name] if data_type == 'boolean' else parity._spark_string_literal(row[name]) }} as {{ name }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    {{ 'union all' if not loop.last }}
-{%- else %}
-    select
-        {%- for name, data_type in plan_columns %}
-        cast(null as {{ data_type }}) as {{ name }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    where false
+{#- Each select is assembled as text, so the rendered SQL lays out the same for any number of pairs. -#}
+{%- set selects = [] -%}
+{%- for row in rows -%}
+    {%- set fields = [] -%}
+    {%- for name, data_type in plan_columns -%}
+        {%- set value = row[name] if data_type == 'boolean' else parity._spark_string_literal(row[name]) -%}
+        {%- do fields.append(value ~ ' as ' ~ name) -%}
+    {%- endfor -%}
+    {%- do selects.append('select\n    ' ~ fields | join(',\n    ')) -%}
+{%- else -%}
+    {%- set fields = [] -%}
+    {%- for name, data_type in plan_columns -%}
+        {%- do fields.append('cast(null as ' ~ data_type ~ ') as ' ~ name) -%}
+    {%- endfor -%}
+    {%- do selects.append('select\n    ' ~ fields | join(',\n    ') ~ '\nwhere false') -%}
 {%- endfor %}
+{{ selects | join('\nunion all\n') }}

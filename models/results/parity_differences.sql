@@ -1,9 +1,4 @@
 select
-    results.pair_name,
-    difference.key,
-    difference.kind,
-    difference.column_name,
-    difference.source_value,
-    difference.target_value
-from {{ ref('parity_pair_results') }} as results
-lateral view explode(results.differences) exploded as difference
+    pair_name,
+    inline(differences) as (key, kind, column_name, source_value, target_value)
+from {{ ref('parity_pair_results') }}

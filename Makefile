@@ -1,0 +1,45 @@
+# The two commands a new user needs: `make demo` and `make test`. Each installs what it needs:
+# Java through apt-get when it is missing, pinned Python packages in .venv.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(CURDIR)/$(VENV)/bin
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+export SPARK_CONF_DIR := $(CURDIR)/profiles/spark-conf
+export DBT_PROFILES_DIR := $(CURDIR)/profiles
+export DBT_SEND_ANONYMOUS_USAGE_STATS := false
+
+.PHONY: demo test lint unit integration bench setup java clean
+
+demo: setup
+	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/dbt build
+
+test: lint
+	$(BIN)/pytest
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/sqlfluff lint models analyses tests
+	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/sqlfluff lint --config ../.sqlfluff models
+
+bench: setup
+	$(BIN)/python -m bench.run_bench $(BENCH_ARGS)
+
+setup: java $(VENV)/.installed
+
+java:
+	@command -v java >/dev/null 2>&1 || { \
+		echo "Installing Java (OpenJDK 17) for Spark"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends openjdk-17-jre-headless; }
+
+$(VENV)/.installed: requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+clean:
+	rm -rf $(VENV) target dbt_packages logs spark-warehouse metastore_db derby.log \
+		demo/target demo/dbt_packages demo/logs demo/spark-warehouse demo/metastore_db demo/derby.log

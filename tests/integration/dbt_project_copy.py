@@ -1,0 +1,58 @@
+"""A user's dbt project, copied to a temporary folder and run with dbt in this process."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+from dbt.cli.main import dbtRunner, dbtRunnerResult
+
+from tests.conftest import REPO
+
+LEFT_BEHIND = shutil.ignore_patterns(
+    "target", "dbt_packages", "logs", "spark-warehouse", "metastore_db", "package-lock.yml"
+)
+
+
+class DbtProject:
+    def __init__(self, path: Path, schema: str) -> None:
+        self.path = path
+        self.schema = schema
+
+    @classmethod
+    def copy_of_demo(cls, destination: Path, schema: str) -> DbtProject:
+        shutil.copytree(REPO / "demo", destination, ignore=LEFT_BEHIND)
+        # Installed from the repository by path, exactly as a user's packages.yml would.
+        (destination / "packages.yml").write_text(
+            yaml.safe_dump({"packages": [{"local": str(REPO)}]})
+        )
+        project = cls(destination, schema)
+        assert project.dbt("deps").success
+        return project
+
+    def write(self, relative: str, text: str) -> None:
+        target = self.path / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+
+    def dbt(self, *args: str, vars: dict[str, Any] | None = None) -> dbtRunnerResult:
+        os.environ["PARITY_SCHEMA"] = self.schema
+        command = [*args, "--project-dir", str(self.path), "--profiles-dir", str(REPO / "profiles")]
+        if vars is not None:
+            command += ["--vars", yaml.safe_dump(vars)]
+        return dbtRunner().invoke(command)
+
+    def demo_vars(self, **extra: Any) -> dict[str, Any]:
+        settings = yaml.safe_load((self.path / "dbt_project.yml").read_text())["vars"]
+        return {**settings, "orders_rows": 3000, **extra}
+
+
+def error_text(result: dbtRunnerResult) -> str:
+    """Everything dbt said went wrong, whether at parse time or in a node."""
+    parts = [str(result.exception or "")]
+    for node_result in getattr(result.result, "results", None) or []:
+        parts.append(str(node_result.message or ""))
+    return "\n".join(parts)

@@ -1,0 +1,75 @@
+"""Bad configuration fails with an error that names the pair and the problem, and writes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.integration.dbt_project_copy import error_text
+
+GOOD = {
+    "name": "p",
+    "source": {"ref": "legacy_orders"},
+    "target": {"ref": "lakehouse_orders"},
+    "key": "order_id",
+}
+
+
+@pytest.mark.parametrize(
+    ("pairs", "message"),
+    [
+        ([{**GOOD, "bisection": 3}], "parity pair 'p': unknown option 'bisection'"),
+        ([GOOD, GOOD], "parity pair 'p': duplicate pair name"),
+        ([{**GOOD, "key": "nope"}], "parity pair 'p': column 'nope' not found in source relation"),
+        (
+            [{**GOOD, "columns": ["status", "gone"]}],
+            "parity pair 'p': column 'gone' not found in source",
+        ),
+        ([{**GOOD, "renames": {"status": "state"}}], "column 'state' not found in target relation"),
+        (
+            [{**GOOD, "algorithm": "fastest"}],
+            "parity pair 'p': algorithm must be auto, hashdiff or joindiff",
+        ),
+        (
+            [{**GOOD, "bisection_threshold": 0}],
+            "parity pair 'p': bisection_threshold must be a whole number",
+        ),
+        (
+            [{**GOOD, "target": "lakehouse_orders"}],
+            "parity pair 'p': 'target' must be {ref: model}",
+        ),
+        ([{**GOOD, "source": {"ref": "no_such_model"}}], "no_such_model"),
+    ],
+)
+def test_bad_configuration_names_pair_and_problem(scratch, pairs, message):
+    result = scratch.dbt(
+        "run", "--select", "parity_plan", vars=scratch.demo_vars(parity={"pairs": pairs})
+    )
+    assert not result.success
+    assert message in error_text(result)
+
+
+def test_null_keys_fail_the_pair_and_keep_previous_results(scratch, spark):
+    published = scratch.dbt(
+        "run", "--select", "parity_plan+", vars=scratch.demo_vars(parity={"pairs": [GOOD]})
+    )
+    assert published.success
+    before = spark.table(f"{scratch.schema}.parity_summary").collect()
+    assert [row["pair_name"] for row in before] == ["p"]
+
+    scratch.write(
+        "models/orders_with_null_key.sql",
+        "select * from {{ ref('legacy_orders') }}\n"
+        "union all\n"
+        "select cast(null as bigint), customer_id, status, amount, discount, is_gift,"
+        " ordered_at, ship_date, note\n"
+        "from {{ ref('legacy_orders') }} where order_id = 5\n",
+    )
+    assert scratch.dbt("run", "--select", "orders_with_null_key", vars=scratch.demo_vars()).success
+    pair = {**GOOD, "target": {"ref": "orders_with_null_key"}}
+    result = scratch.dbt(
+        "run", "--select", "parity_plan+", vars=scratch.demo_vars(parity={"pairs": [pair]})
+    )
+    assert not result.success
+    assert "parity pair 'p': target relation" in error_text(result)
+    assert "1 rows with a NULL in key column(s) order_id" in error_text(result)
+    assert spark.table(f"{scratch.schema}.parity_summary").collect() == before

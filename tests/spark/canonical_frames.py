@@ -1,0 +1,36 @@
+"""Sides built straight from canonical rows, for testing the algorithms without dbt."""
+
+from __future__ import annotations
+
+import itertools
+
+from pyspark.sql import SparkSession
+
+from parity.plan import SidePlan
+from parity.reference import row_hash
+from parity.rowdiff import Row
+from parity.spark_side import SparkSide
+
+_views = itertools.count()
+
+
+def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) -> SparkSide:
+    """A SparkSide over ``rows`` whose first key is an integer (as text), hashed by reference."""
+    names = ["__parity_k0"] + [f"__parity_c{i}" for i in range(columns)]
+    schema = ", ".join(
+        ["__parity_pos bigint", *[f"{n} string" for n in names], "__parity_hash bigint"]
+    )
+    data = [(int(key[0]), *key, *values, row_hash([*key, *values])) for key, values in rows]
+    view = f"canonical_{side}_{next(_views)}"
+    spark.createDataFrame(data, schema).createOrReplaceTempView(view)
+    plan = SidePlan(
+        side=side,
+        dialect="spark",
+        relation_name=view,
+        canonical_sql=f"select * from {view}",
+        checksum_sql="sum(cast(__parity_hash as decimal(38, 0)))",
+        key_names=("id",),
+        column_names=tuple(f"col_{i}" for i in range(columns)),
+        segmentable=True,
+    )
+    return SparkSide(spark, "test_pair", plan)

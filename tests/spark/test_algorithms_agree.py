@@ -1,0 +1,117 @@
+"""hashdiff, joindiff and the in-memory multiset comparison find the same differences."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from parity.hashdiff import hashdiff
+from parity.joindiff import joindiff
+from parity.rowdiff import RowDiff, canonical_order, compare_rows
+from parity.spark_side import key_columns, value_columns
+from tests.spark.canonical_frames import spark_side
+
+VALUES = st.sampled_from(["a", "b", "", "é☕", "1:a", "-", None])
+KEYS = st.integers(-50, 400)
+
+
+@st.composite
+def table_pairs(draw):
+    source = draw(st.lists(st.tuples(KEYS, VALUES, VALUES), max_size=40))
+    target = list(source)
+    for op, at, key, value in draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["drop", "add", "change", "dup"]), st.integers(0, 99), KEYS, VALUES
+            ),
+            max_size=6,
+        )
+    ):
+        if op == "add" or not target:
+            target.append((key, value, value))
+            continue
+        index = at % len(target)
+        if op == "drop":
+            target.pop(index)
+        elif op == "change":
+            old_key, first, _ = target[index]
+            target[index] = (old_key, first, value)
+        else:
+            target.append(target[index])
+    as_rows = lambda table: [((str(k),), (a, b)) for k, a, b in table]  # noqa: E731
+    return as_rows(source), as_rows(target)
+
+
+def ordered(diffs: list[RowDiff]) -> list[RowDiff]:
+    def sort_key(d: RowDiff):
+        return (
+            canonical_order(d.key),
+            d.kind,
+            canonical_order(d.source_values or ()),
+            canonical_order(d.target_values or ()),
+        )
+
+    return sorted(diffs, key=sort_key)
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(table_pairs(), st.sampled_from([2, 3, 32]), st.sampled_from([1, 2, 5, 16384]))
+def test_hashdiff_joindiff_and_memory_agree(spark, tables, factor, threshold):
+    source_rows, target_rows = tables
+    expected = ordered(compare_rows(source_rows, target_rows))
+    source = spark_side(spark, "source", source_rows, 2)
+    target = spark_side(spark, "target", target_rows, 2)
+
+    outcome = hashdiff("test_pair", source, target, factor, threshold)
+    assert ordered(outcome.diffs) == expected
+    assert (outcome.source_rows, outcome.target_rows) == (len(source_rows), len(target_rows))
+
+    joined = joindiff(
+        source.frame, target.frame, key_columns(source.plan), value_columns(source.plan)
+    )
+    found = [
+        RowDiff(
+            tuple(r["key"]),
+            r["kind"],
+            None if r["source_values"] is None else tuple(r["source_values"]),
+            None if r["target_values"] is None else tuple(r["target_values"]),
+        )
+        for r in joined.collect()
+    ]
+    assert ordered(found) == expected
+
+
+def test_identical_tables_take_one_checksum_pass_per_side(spark):
+    rows = [((str(i),), (f"v{i}", None)) for i in range(500)]
+    outcome = hashdiff(
+        "test_pair",
+        spark_side(spark, "source", rows, 2),
+        spark_side(spark, "target", rows[::-1], 2),
+        32,
+        10,
+    )
+    assert outcome.diffs == []
+    assert (outcome.stats.passes, outcome.stats.segments_checked, outcome.stats.rows_moved) == (
+        1,
+        1,
+        0,
+    )
+
+
+def test_rows_moved_stay_near_the_differences(spark):
+    source_rows = [((str(i),), (f"v{i}", "x")) for i in range(20_000)]
+    target_rows = list(source_rows)
+    for i in (5, 9_000, 19_999):
+        target_rows[i] = (target_rows[i][0], ("changed", "x"))
+    outcome = hashdiff(
+        "test_pair",
+        spark_side(spark, "source", source_rows, 2),
+        spark_side(spark, "target", target_rows, 2),
+        32,
+        100,
+    )
+    assert [d.key for d in outcome.diffs] == [("19999",), ("5",), ("9000",)]
+    # Three differing cells of at most ~100 rows each, on both sides.
+    assert outcome.stats.rows_moved <= 3 * 2 * 100

@@ -1,0 +1,19 @@
+"""Spark computes the same cell numbers as the pure key space, on the bigint and decimal paths."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from parity.keyspace import KeySpace
+from parity.spark_side import POSITION, cell_column
+
+LONGS = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(LONGS, min_size=2, max_size=30), st.sampled_from([2, 7, 32]), st.data())
+def test_spark_cells_match_keyspace(spark, positions, factor, data):
+    space = KeySpace.spanning(min(positions), max(positions), factor)
+    depth = data.draw(st.integers(0, space.unit_depth()))
+    frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
+    found = [(r[0], r[1]) for r in frame.select(POSITION, cell_column(space, depth)).collect()]
+    assert found == [(p, space.cell_of(p, depth)) for p in positions]

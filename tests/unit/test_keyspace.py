@@ -1,0 +1,42 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from parity.keyspace import EXACT_PRODUCT_LIMIT, KeySpace
+
+positions = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+
+
+@given(positions, positions, st.integers(2, 64), st.data())
+def test_cells_nest_and_match_their_bounds(a, b, factor, data):
+    low, high = min(a, b), max(a, b)
+    space = KeySpace.spanning(low, high, factor)
+    position = data.draw(st.integers(low, high))
+    deepest = space.unit_depth()
+    depth = data.draw(st.integers(0, deepest))
+    step = data.draw(st.integers(0, deepest - depth))
+    cell = space.cell_of(position, depth + step)
+    assert space.cell_of(position, depth) == cell // factor**step
+    start, end = space.bounds(depth + step, cell)
+    assert start <= position < end
+    assert 0 <= cell < space.cells(depth + step)
+
+
+@given(positions, positions, st.integers(2, 64))
+def test_products_stay_exact_in_decimal_38(a, b, factor):
+    space = KeySpace.spanning(min(a, b), max(a, b), factor)
+    assert space.width * space.cells(space.unit_depth()) < EXACT_PRODUCT_LIMIT * factor
+
+
+def test_unit_cells_hold_one_position_when_unscaled():
+    space = KeySpace.spanning(10, 109, 4)
+    depth = space.unit_depth()
+    assert space.scale == 1 and space.is_unit(depth) and not space.is_unit(depth - 1)
+    assert {space.cell_of(p, depth) for p in range(10, 110)} == set(
+        space.cell_of(p, depth) for p in range(10, 110)
+    )
+    assert len({space.cell_of(p, depth) for p in range(10, 110)}) == 100
+
+
+def test_single_position_space_is_already_a_unit():
+    space = KeySpace.spanning(7, 7, 32)
+    assert space.unit_depth() == 0 and space.cell_of(7, 0) == 0
