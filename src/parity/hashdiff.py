@@ -1,10 +1,12 @@
 """Divide, hash and conquer over two sides that only answer checksum and row queries.
 
 On Spark a pass costs a scan whatever the number of groups it returns, so a pass does not stop
-at the next level: it descends as many levels (``factor ** step`` cells per segment) as it takes
-for the expected rows per cell to reach the bisection threshold. Sums are additive, so the
+at the next level: it descends at least as many levels as it takes for the expected rows per
+cell to reach the bisection threshold, and further while the cells it returns stay within a
+budget, because smaller differing cells mean fewer rows downloaded. Sums are additive, so the
 coarser levels are implied and never queried. Only cells whose checksum or count differ are
-refined; cells small enough (or no longer divisible) are downloaded and compared in memory.
+refined; cells within the threshold (or no longer divisible) are downloaded and compared in
+memory, so no segment larger than the threshold ever leaves an engine.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from parity.log import logger
 from parity.rowdiff import RowDiff, compare_rows
 from parity.sides import Checksum, Side
 
-# One pass never asks an engine for more than this many cells per segment it refines.
+# One pass never asks an engine for more than this many cells per segment it refines...
 MAX_CELLS_PER_SEGMENT = 1 << 16
+# ...and descends past the threshold only while all the cells it may return stay within this.
+CELL_BUDGET_PER_PASS = 1 << 15
 
 
 @dataclass
@@ -58,7 +62,7 @@ def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold:
         if largest <= threshold or space.is_unit(depth):
             downloads.setdefault(depth, set()).update(frontier)
             break
-        step = _step(space, depth, largest, factor, threshold)
+        step = _step(space, depth, largest, len(frontier), threshold)
         child_depth = depth + step
         parents = frozenset(frontier)
         stats.passes += 1
@@ -106,14 +110,19 @@ def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold:
     return Outcome(diffs, *sizes, stats)
 
 
-def _step(space: KeySpace, depth: int, rows: int, factor: int, threshold: int) -> int:
-    """How many levels one pass descends: until the expected rows per cell reach the threshold,
-    without more than MAX_CELLS_PER_SEGMENT cells a segment, nor past single-unit cells."""
+def _step(space: KeySpace, depth: int, rows: int, segments: int, threshold: int) -> int:
+    """How many levels one pass descends: until the expected rows per cell reach the threshold
+    (at most MAX_CELLS_PER_SEGMENT cells a segment), then on while the pass's cells fit
+    CELL_BUDGET_PER_PASS; never past single-unit cells."""
+    factor = space.factor
+
+    def deeper(step: int) -> bool:
+        if space.is_unit(depth + step):
+            return False
+        needed = rows > threshold * factor**step and factor ** (step + 1) <= MAX_CELLS_PER_SEGMENT
+        return needed or segments * factor ** (step + 1) <= CELL_BUDGET_PER_PASS
+
     step = 1
-    while (
-        rows > threshold * factor**step
-        and factor ** (step + 1) <= MAX_CELLS_PER_SEGMENT
-        and not space.is_unit(depth + step)
-    ):
+    while deeper(step):
         step += 1
     return step

@@ -38,6 +38,11 @@ GOOD = {
             "parity pair 'p': 'target' must be {ref: model}",
         ),
         ([{**GOOD, "source": {"ref": "no_such_model"}}], "no_such_model"),
+        (
+            [{**GOOD, "columns": ["status"], "renames": {"status": "amount"}}],
+            "source column 'status' (string) and target column 'amount' (decimal(14,4))"
+            " cannot be compared",
+        ),
     ],
 )
 def test_bad_configuration_names_pair_and_problem(scratch, pairs, message):
