@@ -83,7 +83,7 @@ def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold:
         if small:
             downloads.setdefault(child_depth, set()).update(small)
         logger.info(
-            "parity pair '%s': hashdiff pass %d, depth %d (%d segments): %d rows scanned, "
+            "parity pair '%s': hashdiff pass %d, depth %d (%d segments, %d rows in them): "
             "%d segments differ, %d to download, %d to split further",
             pair_name,
             stats.passes,
