@@ -50,3 +50,32 @@
         ~ " timestamp_ntz'1970-01-01 00:00:00') as string), '.', lpad(cast(" ~ fraction ~ " as string), 6, '0'))"
     ) }}
 {% endmacro %}
+
+
+{% macro duckdb__canonical_value(expression, profile) %}
+    {%- set kind = profile['kind'] -%}
+    {%- if kind in ['integer', 'string'] -%}
+        {{ return('cast(' ~ expression ~ ' as varchar)') }}
+    {%- elif kind == 'decimal' -%}
+        {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as varchar)') }}
+    {%- elif kind == 'float' -%}
+        {%- set value = 'cast(' ~ expression ~ ' as double)' -%}
+        {{ return(
+            "case when " ~ value ~ " is null then null"
+            ~ " when isnan(" ~ value ~ ") then 'NaN'"
+            ~ " when " ~ value ~ " = 'Infinity'::double then 'Infinity'"
+            ~ " when " ~ value ~ " = '-Infinity'::double then '-Infinity'"
+            ~ " when " ~ value ~ " = 0 then '0'"
+            ~ " else printf('%." ~ (profile['digits'] - 1) ~ "e', " ~ value ~ ") end"
+        ) }}
+    {%- elif kind == 'boolean' -%}
+        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
+    {%- elif kind == 'date' -%}
+        {{ return("strftime(cast(" ~ expression ~ " as date), '%Y-%m-%d')") }}
+    {%- elif kind == 'timestamp' -%}
+        {{ return("strftime(timezone('UTC', " ~ expression ~ "), '%Y-%m-%d %H:%M:%S.%f')") }}
+    {%- elif kind == 'timestamp_ntz' -%}
+        {{ return("strftime(" ~ expression ~ ", '%Y-%m-%d %H:%M:%S.%f')") }}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error("parity: duckdb cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+{% endmacro %}

@@ -11,3 +11,11 @@
     {%- endif -%}
     {{ return(none) }}
 {% endmacro %}
+
+
+{% macro duckdb__key_position(expression, profile) %}
+    {%- if profile['kind'] == 'integer' -%}
+        {{ return('cast(' ~ expression ~ ' as hugeint)') }}
+    {%- endif -%}
+    {{ return(none) }}
+{% endmacro %}

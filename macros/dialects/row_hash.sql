@@ -24,3 +24,17 @@
 {% macro spark__segment_checksum(row_hash_column) %}
     {{ return('sum(cast(' ~ row_hash_column ~ ' as decimal(38, 0)))') }}
 {% endmacro %}
+
+
+{% macro duckdb__row_hash(canonical_expressions) %}
+    {%- set fields = [] -%}
+    {%- for value in canonical_expressions -%}
+        {%- do fields.append("case when " ~ value ~ " is null then '-' else concat(cast(length(" ~ value ~ ") as varchar), ':', " ~ value ~ ") end") -%}
+    {%- endfor -%}
+    {{ return("cast(('0x' || substring(md5(concat(" ~ fields | join(', ') ~ ")), 18, 15)) as bigint)") }}
+{% endmacro %}
+
+
+{% macro duckdb__segment_checksum(row_hash_column) %}
+    {{ return('sum(cast(' ~ row_hash_column ~ ' as decimal(38, 0)))') }}
+{% endmacro %}

@@ -34,3 +34,30 @@
     {%- endif -%}
     {{ return({'kind': 'unsupported'}) }}
 {% endmacro %}
+
+
+{#- DuckDB's information_schema spelling of types: INTEGER, DECIMAL(12,2), TIMESTAMP WITH TIME ZONE... -#}
+{% macro duckdb__type_profile(data_type) %}
+    {%- set base = data_type.split('(')[0] | trim -%}
+    {%- if base in ['tinyint', 'smallint', 'integer', 'bigint', 'hugeint', 'utinyint', 'usmallint', 'uinteger', 'ubigint'] -%}
+        {{ return({'kind': 'integer', 'scale': 0}) }}
+    {%- elif base in ['decimal', 'numeric'] -%}
+        {%- set arguments = (data_type.split('(')[1].rstrip(')').split(',') if '(' in data_type else ['18', '3']) -%}
+        {{ return({'kind': 'decimal', 'scale': (arguments[1] | trim | int) if arguments | length > 1 else 0}) }}
+    {%- elif base in ['float', 'real'] -%}
+        {{ return({'kind': 'float', 'digits': 6}) }}
+    {%- elif base == 'double' -%}
+        {{ return({'kind': 'float', 'digits': 15}) }}
+    {%- elif base == 'boolean' -%}
+        {{ return({'kind': 'boolean'}) }}
+    {%- elif base == 'varchar' -%}
+        {{ return({'kind': 'string'}) }}
+    {%- elif base == 'date' -%}
+        {{ return({'kind': 'date'}) }}
+    {%- elif base in ['timestamp with time zone', 'timestamptz'] -%}
+        {{ return({'kind': 'timestamp'}) }}
+    {%- elif base in ['timestamp', 'timestamp_us'] -%}
+        {{ return({'kind': 'timestamp_ntz'}) }}
+    {%- endif -%}
+    {{ return({'kind': 'unsupported'}) }}
+{% endmacro %}

@@ -1,5 +1,6 @@
-{#- The profile both sides of a column pair canonicalize at: the precision both can represent.
-    A pair of kinds that cannot be made comparable is an error naming both columns and types. -#}
+{#- The profiles the two sides of a column pair canonicalize at, [source, target]: the precision
+    both can represent. A timestamp with a time zone pairs with one without it, read as UTC. A pair
+    of kinds that cannot be made comparable is an error naming both columns and types. -#}
 {% macro negotiate_profile(where, source_column, target_column) %}
     {%- set source = source_column['profile'] -%}
     {%- set target = target_column['profile'] -%}
@@ -9,13 +10,15 @@
     {%- if 'unsupported' in kinds -%}
         {{ exceptions.raise_compiler_error(where ~ ": " ~ described ~ ": parity cannot canonicalize this type yet") }}
     {%- elif kinds == ['integer', 'integer'] -%}
-        {{ return({'kind': 'integer'}) }}
+        {{ return([{'kind': 'integer'}] * 2) }}
     {%- elif kinds in [['decimal', 'decimal'], ['decimal', 'integer']] -%}
-        {{ return({'kind': 'decimal', 'scale': [source['scale'], target['scale']] | min}) }}
+        {{ return([{'kind': 'decimal', 'scale': [source['scale'], target['scale']] | min}] * 2) }}
     {%- elif kinds == ['float', 'float'] -%}
-        {{ return({'kind': 'float', 'digits': [source['digits'], target['digits']] | min}) }}
+        {{ return([{'kind': 'float', 'digits': [source['digits'], target['digits']] | min}] * 2) }}
+    {%- elif kinds == ['timestamp', 'timestamp_ntz'] -%}
+        {{ return([{'kind': source['kind']}, {'kind': target['kind']}]) }}
     {%- elif kinds[0] == kinds[1] -%}
-        {{ return({'kind': kinds[0]}) }}
+        {{ return([{'kind': kinds[0]}] * 2) }}
     {%- endif -%}
     {{ exceptions.raise_compiler_error(where ~ ": " ~ described ~ " cannot be compared") }}
 {% endmacro %}

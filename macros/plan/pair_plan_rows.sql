@@ -1,32 +1,36 @@
 {#- The two plan rows of one pair (source side, target side): introspects both relations, matches
     the compared columns, negotiates their profiles and renders each side's canonical SQL. -#}
-{% macro pair_plan_rows(pair) %}
+{% macro pair_plan_rows(pair, remote_columns) %}
     {%- set where = "parity pair '" ~ pair['name'] ~ "'" -%}
-    {%- set relations = {'source': parity.parity_relation(pair['source']), 'target': parity.parity_relation(pair['target'])} -%}
+    {%- set locations = {'source': parity.side_location(pair['source']), 'target': parity.side_location(pair['target'])} -%}
     {%- set described = {} -%}
-    {%- for side, relation in relations.items() -%}
-        {%- do described.update({side: parity._described_columns(where, side, relation)}) -%}
+    {%- for side, location in locations.items() -%}
+        {%- do described.update({side: parity._described_columns(where, pair['name'], side, pair[side], location, remote_columns)}) -%}
     {%- endfor -%}
     {%- set names = pair['key'] + (pair['columns'] or parity._default_compared_columns(described['source'], pair['key'])) -%}
     {%- set matched = {'source': [], 'target': []} -%}
     {%- for name in names -%}
-        {%- set source_column = parity._column_named(where, 'source', relations['source'], described['source'], name) -%}
-        {%- set target_column = parity._column_named(where, 'target', relations['target'], described['target'], pair['renames'].get(name, name)) -%}
-        {%- set profile = parity.negotiate_profile(where, source_column, target_column) -%}
-        {%- do matched['source'].append({'name': source_column['name'], 'profile': profile}) -%}
-        {%- do matched['target'].append({'name': target_column['name'], 'profile': profile}) -%}
+        {%- set source_column = parity._column_named(where, 'source', locations['source'], described['source'], name) -%}
+        {%- set target_column = parity._column_named(where, 'target', locations['target'], described['target'], pair['renames'].get(name, name)) -%}
+        {%- set profiles = parity.negotiate_profile(where, source_column, target_column) -%}
+        {%- do matched['source'].append({'name': source_column['name'], 'profile': profiles[0]}) -%}
+        {%- do matched['target'].append({'name': target_column['name'], 'profile': profiles[1]}) -%}
     {%- endfor -%}
+    {%- set key_count = pair['key'] | length -%}
     {%- set rows = [] -%}
-    {%- for side in ['source', 'target'] -%}
+    {%- for side, location in locations.items() -%}
+        {%- set dialect = location['dialect'] -%}
         {%- do rows.append({
             'pair_name': pair['name'],
             'side': side,
-            'dialect': 'spark',
-            'relation_name': relations[side] | string,
-            'canonical_sql': parity.side_select('spark', relations[side], pair['key'] | length, matched[side]),
-            'checksum_sql': parity.segment_checksum('spark', '__parity_hash'),
-            'key_names': tojson(matched[side][:pair['key'] | length] | map(attribute='name') | list),
-            'column_names': tojson(matched[side][pair['key'] | length:] | map(attribute='name') | list),
+            'dialect': dialect,
+            'connection_env': location['connection_env'] or '',
+            'relation_name': location['name'],
+            'canonical_sql': parity.side_select(dialect, location['name'], key_count, matched[side]),
+            'checksum_sql': parity.segment_checksum(dialect, '__parity_hash'),
+            'cell_sql': '' if dialect == 'spark' else parity.cell_number(dialect),
+            'key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
+            'column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
             'segmentable': matched[side][0]['profile']['kind'] == 'integer',
             'config_json': tojson(pair),
         }) -%}
@@ -35,17 +39,24 @@
 {% endmacro %}
 
 
-{% macro _described_columns(where, side, relation) %}
+{#- The columns of one side, from Spark's catalog or, for a side in another engine, from what
+    parity_remote_columns read in that engine's catalog. -#}
+{% macro _described_columns(where, pair_name, side, spec, location, remote_columns) %}
     {%- set described = [] -%}
-    {%- for column in adapter.get_columns_in_relation(relation) -%}
-        {%- do described.append({
-            'name': column.name,
-            'data_type': column.data_type,
-            'profile': parity.type_profile('spark', column.data_type),
-        }) -%}
+    {%- if location['dialect'] == 'spark' -%}
+        {%- for column in adapter.get_columns_in_relation(parity.parity_relation(spec)) -%}
+            {%- do described.append({'name': column.name, 'data_type': column.data_type}) -%}
+        {%- endfor -%}
+    {%- else -%}
+        {%- for column in remote_columns if column['pair_name'] == pair_name and column['side'] == side -%}
+            {%- do described.append({'name': column['column_name'], 'data_type': column['data_type']}) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- for column in described -%}
+        {%- do column.update({'profile': parity.type_profile(location['dialect'], column['data_type'])}) -%}
     {%- endfor -%}
     {%- if not described -%}
-        {{ exceptions.raise_compiler_error(where ~ ": " ~ side ~ " relation " ~ relation ~ " does not exist or has no columns") }}
+        {{ exceptions.raise_compiler_error(where ~ ": " ~ side ~ " relation " ~ location['name'] ~ " (" ~ location['dialect'] ~ ") does not exist or has no columns") }}
     {%- endif -%}
     {{ return(described) }}
 {% endmacro %}
@@ -61,10 +72,10 @@
 {% endmacro %}
 
 
-{% macro _column_named(where, side, relation, described, name) %}
+{% macro _column_named(where, side, location, described, name) %}
     {%- for column in described if column['name'] | lower == name | lower -%}
         {{ return(column) }}
     {%- endfor -%}
-    {{ exceptions.raise_compiler_error(where ~ ": column '" ~ name ~ "' not found in " ~ side ~ " relation " ~ relation
+    {{ exceptions.raise_compiler_error(where ~ ": column '" ~ name ~ "' not found in " ~ side ~ " relation " ~ location['name']
         ~ " (its columns: " ~ (described | map(attribute='name') | join(', ')) ~ ")") }}
 {% endmacro %}

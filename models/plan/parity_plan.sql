@@ -1,17 +1,24 @@
 {#- One row per pair and side: what each engine runs. Resolving every pair's relations here
     (ref/source) is what draws the lineage from compared relations to the results. -#}
 {%- set plan_columns = [
-    ('pair_name', 'string'), ('side', 'string'), ('dialect', 'string'), ('relation_name', 'string'),
-    ('canonical_sql', 'string'), ('checksum_sql', 'string'), ('key_names', 'string'),
+    ('pair_name', 'string'), ('side', 'string'), ('dialect', 'string'), ('connection_env', 'string'),
+    ('relation_name', 'string'), ('canonical_sql', 'string'), ('checksum_sql', 'string'),
+    ('cell_sql', 'string'), ('key_names', 'string'),
     ('column_names', 'string'), ('segmentable', 'boolean'), ('config_json', 'string'),
 ] -%}
 {%- set pairs = parity.parity_pairs() -%}
+{%- set remote_columns_relation = ref('parity_remote_columns') -%}
 {%- set rows = [] -%}
+{%- if execute and pairs -%}
+    {%- set remote_columns = run_query(
+        'select pair_name, side, column_name, data_type from ' ~ remote_columns_relation ~ ' order by pair_name, side, ordinal'
+    ) -%}
+{%- endif -%}
 {%- for pair in pairs -%}
     {%- do parity.parity_relation(pair['source']) -%}
     {%- do parity.parity_relation(pair['target']) -%}
     {%- if execute -%}
-        {%- do rows.extend(parity.pair_plan_rows(pair)) -%}
+        {%- do rows.extend(parity.pair_plan_rows(pair, remote_columns)) -%}
     {%- endif -%}
 {%- endfor -%}
 

@@ -12,9 +12,11 @@ from typing import Any
 class SidePlan:
     side: str
     dialect: str
+    connection_env: str
     relation_name: str
     canonical_sql: str
     checksum_sql: str
+    cell_sql: str
     key_names: tuple[str, ...]
     column_names: tuple[str, ...]
     segmentable: bool
@@ -73,9 +75,11 @@ def _side_plan(row: dict[str, Any]) -> SidePlan:
     return SidePlan(
         side=row["side"],
         dialect=row["dialect"],
+        connection_env=row["connection_env"],
         relation_name=row["relation_name"],
         canonical_sql=row["canonical_sql"],
         checksum_sql=row["checksum_sql"],
+        cell_sql=row["cell_sql"],
         key_names=tuple(json.loads(row["key_names"])),
         column_names=tuple(json.loads(row["column_names"])),
         segmentable=bool(row["segmentable"]),

@@ -15,9 +15,11 @@ from parity.errors import ParityError
 from parity.hashdiff import HashdiffStats, hashdiff
 from parity.joindiff import joindiff
 from parity.log import logger
-from parity.plan import PairPlan, pairs_from_rows
+from parity.plan import PairPlan, SidePlan, pairs_from_rows
 from parity.results import RESULT_SCHEMA, Findings, row_diff_frame, summarize
+from parity.sides import Side
 from parity.spark_side import SparkSide, key_columns, value_columns
+from parity.sql_side import SqlSide
 
 SAME_ENGINE_DIALECTS = {"spark", "databricks"}
 
@@ -44,9 +46,15 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
         pair.source.relation_name,
         pair.target.relation_name,
     )
+    sides: list = []
     try:
-        source = SparkSide(spark, pair.name, pair.source)
-        target = SparkSide(spark, pair.name, pair.target)
+        source, target = (
+            _side(spark, pair.name, plan, sides) for plan in (pair.source, pair.target)
+        )
+        if algorithm == "joindiff" and not all(isinstance(s, SparkSide) for s in sides):
+            raise ParityError(
+                pair.name, "joindiff needs both sides in the Spark session: use hashdiff"
+            )
         if algorithm == "hashdiff":
             if not (pair.source.segmentable and pair.target.segmentable):
                 raise ParityError(
@@ -68,6 +76,10 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
             findings = summarize(diffs, pair.source.column_names)
     except AnalysisException as error:
         raise ParityError(pair.name, f"Spark could not run the pair's SQL: {error}") from error
+    finally:
+        for side in sides:
+            if isinstance(side, SqlSide):
+                side.close()
     elapsed = round(time.perf_counter() - started, 3)
     logger.info(
         "parity pair '%s': %d differing rows, %d differences, %.1fs",
@@ -77,6 +89,16 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
         elapsed,
     )
     return _result_row(pair, algorithm, sizes, stats, findings, elapsed)
+
+
+def _side(spark: SparkSession, pair_name: str, plan: SidePlan, opened: list) -> Side:
+    side = (
+        SparkSide(spark, pair_name, plan)
+        if plan.dialect in SAME_ENGINE_DIALECTS
+        else SqlSide(pair_name, plan)
+    )
+    opened.append(side)
+    return side
 
 
 def _result_row(

@@ -47,7 +47,10 @@ GOOD = {
 )
 def test_bad_configuration_names_pair_and_problem(scratch, pairs, message):
     result = scratch.dbt(
-        "run", "--select", "parity_plan", vars=scratch.demo_vars(parity={"pairs": pairs})
+        "run",
+        "--select",
+        "parity_remote_relations parity_remote_columns parity_plan",
+        vars=scratch.demo_vars(parity={"pairs": pairs}),
     )
     assert not result.success
     assert message in error_text(result)
@@ -55,7 +58,10 @@ def test_bad_configuration_names_pair_and_problem(scratch, pairs, message):
 
 def test_null_keys_fail_the_pair_and_keep_previous_results(scratch, spark):
     published = scratch.dbt(
-        "run", "--select", "parity_plan+", vars=scratch.demo_vars(parity={"pairs": [GOOD]})
+        "run",
+        "--select",
+        "parity_remote_relations+",
+        vars=scratch.demo_vars(parity={"pairs": [GOOD]}),
     )
     assert published.success
     before = spark.table(f"{scratch.schema}.parity_summary").collect()
@@ -72,7 +78,10 @@ def test_null_keys_fail_the_pair_and_keep_previous_results(scratch, spark):
     assert scratch.dbt("run", "--select", "orders_with_null_key", vars=scratch.demo_vars()).success
     pair = {**GOOD, "target": {"ref": "orders_with_null_key"}}
     result = scratch.dbt(
-        "run", "--select", "parity_plan+", vars=scratch.demo_vars(parity={"pairs": [pair]})
+        "run",
+        "--select",
+        "parity_remote_relations+",
+        vars=scratch.demo_vars(parity={"pairs": [pair]}),
     )
     assert not result.success
     assert "parity pair 'p': target relation" in error_text(result)

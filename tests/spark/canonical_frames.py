@@ -26,9 +26,11 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
     plan = SidePlan(
         side=side,
         dialect="spark",
+        connection_env="",
         relation_name=view,
         canonical_sql=f"select * from {view}",
         checksum_sql="sum(cast(__parity_hash as decimal(38, 0)))",
+        cell_sql="",
         key_names=("id",),
         column_names=tuple(f"col_{i}" for i in range(columns)),
         segmentable=True,

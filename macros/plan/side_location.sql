@@ -1,0 +1,25 @@
+{#- Where one side of a pair lives: its dialect, the environment variable holding the
+    connection to its engine (none for Spark) and its name in that engine. A relation lives
+    outside Spark when it is a dbt source whose meta (on the table or the source) says so:
+    meta: {parity: {dialect: duckdb, connection_env: LEGACY_DUCKDB}}. -#}
+{% macro side_location(spec) %}
+    {%- set relation = parity.parity_relation(spec) -%}
+    {%- set settings = {} -%}
+    {%- if 'source' in spec and execute -%}
+        {%- for node in graph.sources.values() if node.source_name == spec['source'][0] and node.name == spec['source'][1] -%}
+            {%- do settings.update(node.source_meta.get('parity', {})) -%}
+            {%- do settings.update(node.meta.get('parity', {})) -%}
+            {%- set dialect = settings.get('dialect', 'spark') -%}
+            {%- if dialect != 'spark' -%}
+                {{ return({
+                    'dialect': dialect,
+                    'connection_env': settings.get('connection_env'),
+                    'schema': node.schema,
+                    'table': node.identifier,
+                    'name': parity.quote_identifier(dialect, node.schema) ~ '.' ~ parity.quote_identifier(dialect, node.identifier),
+                }) }}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return({'dialect': 'spark', 'connection_env': none, 'schema': relation.schema, 'table': relation.identifier, 'name': relation | string}) }}
+{% endmacro %}
