@@ -53,7 +53,10 @@
         {%- endfor -%}
     {%- endif -%}
     {%- for column in described -%}
-        {%- do column.update({'profile': parity.type_profile(location['dialect'], column['data_type'])}) -%}
+        {%- do column.update({
+            'dialect': location['dialect'],
+            'profile': parity.type_profile(location['dialect'], column['data_type']),
+        }) -%}
     {%- endfor -%}
     {%- if not described -%}
         {{ exceptions.raise_compiler_error(where ~ ": " ~ side ~ " relation " ~ location['name'] ~ " (" ~ location['dialect'] ~ ") does not exist or has no columns") }}
