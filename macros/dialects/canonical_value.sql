@@ -13,15 +13,7 @@
     {%- elif kind == 'decimal' -%}
         {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as string)') }}
     {%- elif kind == 'float' -%}
-        {%- set value = 'cast(' ~ expression ~ ' as double)' -%}
-        {{ return(
-            "case when " ~ value ~ " is null then null"
-            ~ " when isnan(" ~ value ~ ") then 'NaN'"
-            ~ " when " ~ value ~ " = double('Infinity') then 'Infinity'"
-            ~ " when " ~ value ~ " = double('-Infinity') then '-Infinity'"
-            ~ " when " ~ value ~ " = 0 then '0'"
-            ~ " else format_string('%." ~ (profile['digits'] - 1) ~ "e', " ~ value ~ ") end"
-        ) }}
+        {{ return(parity._float_text('cast(' ~ expression ~ ' as double)', "double('Infinity')", 'format_string', profile)) }}
     {%- elif kind == 'boolean' -%}
         {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
     {%- elif kind == 'string' -%}
@@ -59,15 +51,7 @@
     {%- elif kind == 'decimal' -%}
         {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as varchar)') }}
     {%- elif kind == 'float' -%}
-        {%- set value = 'cast(' ~ expression ~ ' as double)' -%}
-        {{ return(
-            "case when " ~ value ~ " is null then null"
-            ~ " when isnan(" ~ value ~ ") then 'NaN'"
-            ~ " when " ~ value ~ " = 'Infinity'::double then 'Infinity'"
-            ~ " when " ~ value ~ " = '-Infinity'::double then '-Infinity'"
-            ~ " when " ~ value ~ " = 0 then '0'"
-            ~ " else printf('%." ~ (profile['digits'] - 1) ~ "e', " ~ value ~ ") end"
-        ) }}
+        {{ return(parity._float_text('cast(' ~ expression ~ ' as double)', "'Infinity'::double", 'printf', profile)) }}
     {%- elif kind == 'boolean' -%}
         {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
     {%- elif kind == 'date' -%}
@@ -78,4 +62,17 @@
         {{ return("strftime(" ~ expression ~ ", '%Y-%m-%d %H:%M:%S.%f')") }}
     {%- endif -%}
     {{ exceptions.raise_compiler_error("parity: duckdb cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+{% endmacro %}
+
+
+{#- A float's canonical text, given how the dialect spells positive infinity and its printf. -#}
+{% macro _float_text(value, infinity, printf, profile) %}
+    {{ return(
+        "case when " ~ value ~ " is null then null"
+        ~ " when isnan(" ~ value ~ ") then 'NaN'"
+        ~ " when " ~ value ~ " = " ~ infinity ~ " then 'Infinity'"
+        ~ " when " ~ value ~ " = -" ~ infinity ~ " then '-Infinity'"
+        ~ " when " ~ value ~ " = 0 then '0'"
+        ~ " else " ~ printf ~ "('%." ~ (profile['digits'] - 1) ~ "e', " ~ value ~ ") end"
+    ) }}
 {% endmacro %}

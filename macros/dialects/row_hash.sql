@@ -7,11 +7,8 @@
 
 
 {% macro spark__row_hash(canonical_expressions) %}
-    {%- set fields = [] -%}
-    {%- for value in canonical_expressions -%}
-        {%- do fields.append("case when " ~ value ~ " is null then '-' else concat(cast(char_length(" ~ value ~ ") as string), ':', " ~ value ~ ") end") -%}
-    {%- endfor -%}
-    {{ return('cast(conv(substring(md5(concat(' ~ fields | join(', ') ~ ')), 18, 15), 16, 10) as bigint)') }}
+    {%- set row = parity._row_string(canonical_expressions, 'char_length', 'string') -%}
+    {{ return('cast(conv(substring(md5(' ~ row ~ '), 18, 15), 16, 10) as bigint)') }}
 {% endmacro %}
 
 
@@ -27,14 +24,23 @@
 
 
 {% macro duckdb__row_hash(canonical_expressions) %}
-    {%- set fields = [] -%}
-    {%- for value in canonical_expressions -%}
-        {%- do fields.append("case when " ~ value ~ " is null then '-' else concat(cast(length(" ~ value ~ ") as varchar), ':', " ~ value ~ ") end") -%}
-    {%- endfor -%}
-    {{ return("cast(('0x' || substring(md5(concat(" ~ fields | join(', ') ~ ")), 18, 15)) as bigint)") }}
+    {%- set row = parity._row_string(canonical_expressions, 'length', 'varchar') -%}
+    {{ return("cast(('0x' || substring(md5(" ~ row ~ "), 18, 15)) as bigint)") }}
 {% endmacro %}
 
 
 {% macro duckdb__segment_checksum(row_hash_column) %}
     {{ return('sum(cast(' ~ row_hash_column ~ ' as decimal(38, 0)))') }}
+{% endmacro %}
+
+
+{#- The row string: `<characters>:<text>` per field, `-` for NULL, given the dialect's function
+    counting characters (code points) and its text type. -#}
+{% macro _row_string(canonical_expressions, char_length, text_type) %}
+    {%- set fields = [] -%}
+    {%- for value in canonical_expressions -%}
+        {%- do fields.append("case when " ~ value ~ " is null then '-' else concat(cast(" ~ char_length ~ "(" ~ value ~ ") as "
+            ~ text_type ~ "), ':', " ~ value ~ ") end") -%}
+    {%- endfor -%}
+    {{ return('concat(' ~ fields | join(', ') ~ ')') }}
 {% endmacro %}

@@ -11,8 +11,7 @@
     {%- if base in ['tinyint', 'byte', 'smallint', 'short', 'int', 'integer', 'bigint', 'long'] -%}
         {{ return({'kind': 'integer', 'scale': 0}) }}
     {%- elif base in ['decimal', 'dec', 'numeric'] -%}
-        {%- set arguments = (data_type.split('(')[1].rstrip(')').split(',') if '(' in data_type else ['10', '0']) -%}
-        {{ return({'kind': 'decimal', 'scale': (arguments[1] | trim | int) if arguments | length > 1 else 0}) }}
+        {{ return({'kind': 'decimal', 'scale': parity._declared_scale(data_type, 0)}) }}
     {%- elif base in ['float', 'real'] -%}
         {{ return({'kind': 'float', 'digits': 6}) }}
     {%- elif base == 'double' -%}
@@ -42,8 +41,7 @@
     {%- if base in ['tinyint', 'smallint', 'integer', 'bigint', 'hugeint', 'utinyint', 'usmallint', 'uinteger', 'ubigint'] -%}
         {{ return({'kind': 'integer', 'scale': 0}) }}
     {%- elif base in ['decimal', 'numeric'] -%}
-        {%- set arguments = (data_type.split('(')[1].rstrip(')').split(',') if '(' in data_type else ['18', '3']) -%}
-        {{ return({'kind': 'decimal', 'scale': (arguments[1] | trim | int) if arguments | length > 1 else 0}) }}
+        {{ return({'kind': 'decimal', 'scale': parity._declared_scale(data_type, 3)}) }}
     {%- elif base in ['float', 'real'] -%}
         {{ return({'kind': 'float', 'digits': 6}) }}
     {%- elif base == 'double' -%}
@@ -60,4 +58,14 @@
         {{ return({'kind': 'timestamp_ntz'}) }}
     {%- endif -%}
     {{ return({'kind': 'unsupported'}) }}
+{% endmacro %}
+
+
+{#- The scale of `decimal(p, s)`, or the dialect's default scale when the type names none. -#}
+{% macro _declared_scale(data_type, default_scale) %}
+    {%- if '(' not in data_type -%}
+        {{ return(default_scale) }}
+    {%- endif -%}
+    {%- set arguments = data_type.split('(')[1].rstrip(')').split(',') -%}
+    {{ return((arguments[1] | trim | int) if arguments | length > 1 else 0) }}
 {% endmacro %}
