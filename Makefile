@@ -1,5 +1,6 @@
 # The two commands a new user needs: `make demo` and `make test`. Each installs what it needs:
-# Java through apt-get when it is missing, pinned Python packages in .venv.
+# Java (and, for the tests, a PostgreSQL server) through apt-get when missing, pinned Python
+# packages in .venv.
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
@@ -10,12 +11,12 @@ export SPARK_CONF_DIR := $(CURDIR)/profiles/spark-conf
 export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 
-.PHONY: demo test lint unit integration bench setup java clean
+.PHONY: demo test lint bench setup java postgres clean
 
 demo: setup
 	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/dbt build
 
-test: lint
+test: lint postgres
 	$(BIN)/pytest
 
 lint: setup
@@ -33,6 +34,12 @@ java:
 	@command -v java >/dev/null 2>&1 || { \
 		echo "Installing Java (OpenJDK 17) for Spark"; \
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends openjdk-17-jre-headless; }
+
+# The tests start their own throwaway PostgreSQL server on 127.0.0.1.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+		echo "Installing PostgreSQL for the tests"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends postgresql; }
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)

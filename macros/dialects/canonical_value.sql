@@ -13,7 +13,8 @@
     {%- elif kind == 'decimal' -%}
         {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as string)') }}
     {%- elif kind == 'float' -%}
-        {{ return(parity._float_text('cast(' ~ expression ~ ' as double)', "double('Infinity')", 'format_string', profile)) }}
+        {%- set value = 'cast(' ~ expression ~ ' as double)' -%}
+        {{ return(parity._float_text(value, "double('NaN')", "double('Infinity')", "format_string('" ~ parity._printf_e(profile) ~ "', " ~ value ~ ")")) }}
     {%- elif kind == 'boolean' -%}
         {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
     {%- elif kind == 'string' -%}
@@ -51,7 +52,8 @@
     {%- elif kind == 'decimal' -%}
         {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as varchar)') }}
     {%- elif kind == 'float' -%}
-        {{ return(parity._float_text('cast(' ~ expression ~ ' as double)', "'Infinity'::double", 'printf', profile)) }}
+        {%- set value = 'cast(' ~ expression ~ ' as double)' -%}
+        {{ return(parity._float_text(value, "'NaN'::double", "'Infinity'::double", "printf('" ~ parity._printf_e(profile) ~ "', " ~ value ~ ")")) }}
     {%- elif kind == 'boolean' -%}
         {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
     {%- elif kind == 'date' -%}
@@ -65,14 +67,45 @@
 {% endmacro %}
 
 
-{#- A float's canonical text, given how the dialect spells positive infinity and its printf. -#}
-{% macro _float_text(value, infinity, printf, profile) %}
+{#- A float's canonical text, given how the dialect spells NaN (equal to itself in every engine
+    here) and positive infinity, and formats a finite non-zero value in scientific notation. -#}
+{% macro _float_text(value, nan, infinity, formatted) %}
     {{ return(
         "case when " ~ value ~ " is null then null"
-        ~ " when isnan(" ~ value ~ ") then 'NaN'"
+        ~ " when " ~ value ~ " = " ~ nan ~ " then 'NaN'"
         ~ " when " ~ value ~ " = " ~ infinity ~ " then 'Infinity'"
         ~ " when " ~ value ~ " = -" ~ infinity ~ " then '-Infinity'"
         ~ " when " ~ value ~ " = 0 then '0'"
-        ~ " else " ~ printf ~ "('%." ~ (profile['digits'] - 1) ~ "e', " ~ value ~ ") end"
+        ~ " else " ~ formatted ~ " end"
     ) }}
+{% endmacro %}
+
+
+{#- printf's scientific format for the negotiated significant digits. -#}
+{% macro _printf_e(profile) %}
+    {{ return('%.' ~ (profile['digits'] - 1) ~ 'e') }}
+{% endmacro %}
+
+
+{% macro postgres__canonical_value(expression, profile) %}
+    {%- set kind = profile['kind'] -%}
+    {%- if kind in ['integer', 'string'] -%}
+        {{ return('cast(' ~ expression ~ ' as text)') }}
+    {%- elif kind == 'decimal' -%}
+        {{ return('cast(round(cast(' ~ expression ~ ' as numeric), ' ~ profile['scale'] ~ ') as text)') }}
+    {%- elif kind == 'float' -%}
+        {#- to_char rounds like C's printf; ltrim drops the blank it keeps for a sign. -#}
+        {%- set value = 'cast(' ~ expression ~ ' as double precision)' -%}
+        {%- set pattern = '9.' ~ ('9' * (profile['digits'] - 1)) ~ 'EEEE' -%}
+        {{ return(parity._float_text(value, "'NaN'::double precision", "'Infinity'::double precision", "ltrim(to_char(" ~ value ~ ", '" ~ pattern ~ "'))")) }}
+    {%- elif kind == 'boolean' -%}
+        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
+    {%- elif kind == 'date' -%}
+        {{ return("to_char(" ~ expression ~ ", 'YYYY-MM-DD')") }}
+    {%- elif kind == 'timestamp' -%}
+        {{ return("to_char(" ~ expression ~ " at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')") }}
+    {%- elif kind == 'timestamp_ntz' -%}
+        {{ return("to_char(" ~ expression ~ ", 'YYYY-MM-DD HH24:MI:SS.US')") }}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error("parity: postgres cannot canonicalize a value of kind '" ~ kind ~ "'") }}
 {% endmacro %}

@@ -19,3 +19,11 @@
     {%- endif -%}
     {{ return(none) }}
 {% endmacro %}
+
+
+{% macro postgres__key_position(expression, profile) %}
+    {%- if profile['kind'] == 'integer' -%}
+        {{ return('cast(' ~ expression ~ ' as numeric)') }}
+    {%- endif -%}
+    {{ return(none) }}
+{% endmacro %}

@@ -10,5 +10,15 @@
 
 
 {% macro duckdb__quote_identifier(name) %}
+    {{ return(parity._double_quoted(name)) }}
+{% endmacro %}
+
+
+{% macro postgres__quote_identifier(name) %}
+    {{ return(parity._double_quoted(name)) }}
+{% endmacro %}
+
+
+{% macro _double_quoted(name) %}
     {{ return('"' ~ (name | string).replace('"', '""') ~ '"') }}
 {% endmacro %}

@@ -44,3 +44,14 @@
     {%- endfor -%}
     {{ return('concat(' ~ fields | join(', ') ~ ')') }}
 {% endmacro %}
+
+
+{% macro postgres__row_hash(canonical_expressions) %}
+    {%- set row = parity._row_string(canonical_expressions, 'char_length', 'text') -%}
+    {{ return("cast(cast(('x' || substring(md5(" ~ row ~ "), 18, 15)) as bit(60)) as bigint)") }}
+{% endmacro %}
+
+
+{% macro postgres__segment_checksum(row_hash_column) %}
+    {{ return('sum(cast(' ~ row_hash_column ~ ' as numeric(38, 0)))') }}
+{% endmacro %}

@@ -69,3 +69,29 @@
     {%- set arguments = data_type.split('(')[1].rstrip(')').split(',') -%}
     {{ return((arguments[1] | trim | int) if arguments | length > 1 else 0) }}
 {% endmacro %}
+
+
+{#- PostgreSQL's format_type() spelling: integer, numeric(12,2), timestamp(3) with time zone... -#}
+{% macro postgres__type_profile(data_type) %}
+    {%- set base = data_type.split('(')[0] | trim -%}
+    {%- set zoned = data_type.endswith('with time zone') -%}
+    {%- if base in ['smallint', 'integer', 'bigint'] -%}
+        {{ return({'kind': 'integer', 'scale': 0}) }}
+    {%- elif base in ['numeric', 'decimal'] -%}
+        {#- An unconstrained numeric holds any scale: the other side's decides. -#}
+        {{ return({'kind': 'decimal', 'scale': parity._declared_scale(data_type, 38)}) }}
+    {%- elif base == 'real' -%}
+        {{ return({'kind': 'float', 'digits': 6}) }}
+    {%- elif base == 'double precision' -%}
+        {{ return({'kind': 'float', 'digits': 15}) }}
+    {%- elif base == 'boolean' -%}
+        {{ return({'kind': 'boolean'}) }}
+    {%- elif base in ['text', 'character varying'] -%}
+        {{ return({'kind': 'string'}) }}
+    {%- elif base == 'date' -%}
+        {{ return({'kind': 'date'}) }}
+    {%- elif base.startswith('timestamp') -%}
+        {{ return({'kind': 'timestamp' if zoned else 'timestamp_ntz'}) }}
+    {%- endif -%}
+    {{ return({'kind': 'unsupported'}) }}
+{% endmacro %}

@@ -14,9 +14,10 @@
     {%- elif kinds in [['decimal', 'decimal'], ['decimal', 'integer']] -%}
         {{ return([{'kind': 'decimal', 'scale': [source['scale'], target['scale']] | min}] * 2) }}
     {%- elif kinds == ['float', 'float'] -%}
-        {#- Spark (Java) rounds a double's shortest decimal form, other engines its exact binary
-            value: at a tie the texts differ, so floats compare only within one engine family. -#}
-        {%- if parity._dialect_family(source_column['dialect']) != parity._dialect_family(target_column['dialect']) -%}
+        {#- Spark (Java) rounds a double's shortest decimal form, the other engines its exact
+            binary value: at a tie the texts differ, so Spark floats compare only with Spark's. -#}
+        {%- set spark_sides = [source_column, target_column] | selectattr('dialect', 'in', ['spark', 'databricks']) | list -%}
+        {%- if spark_sides | length == 1 -%}
             {{ exceptions.raise_compiler_error(where ~ ": " ~ described ~ ": floating-point columns cannot yet be compared exactly between "
                 ~ source_column['dialect'] ~ " and " ~ target_column['dialect'] ~ "; leave them out with 'columns'") }}
         {%- endif -%}

@@ -26,7 +26,9 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
             relation["dialect"], relation["connection_env"], relation["pair_name"], where
         )
         try:
-            found = catalog_columns(connection, relation["schema_name"], relation["table_name"])
+            found = catalog_columns(
+                connection, relation["dialect"], relation["schema_name"], relation["table_name"]
+            )
         finally:
             connection.close()
         rows.extend(

@@ -3,6 +3,8 @@ from __future__ import annotations
 import pytest
 
 from tests.integration.dbt_project_copy import DbtProject
+from tests.integration.postgres_server import postgres_server
+from tests.integration.remote_tables import SOURCES, copy_to_duckdb, copy_to_postgres
 
 
 @pytest.fixture(scope="session")
@@ -25,3 +27,15 @@ def scratch(spark, tmp_path_factory) -> DbtProject:
     )
     assert built.success
     return project
+
+
+@pytest.fixture(scope="session")
+def remote_legacy(scratch, spark, tmp_path_factory):
+    """The scratch project's legacy orders copied into DuckDB and a PostgreSQL server that lives
+    as long as the test session, both declared as sources of the project."""
+    table = f"{scratch.schema}.legacy_orders"
+    copy_to_duckdb(spark, table, tmp_path_factory.mktemp("duckdb"))
+    with postgres_server() as url:
+        copy_to_postgres(spark, table, url)
+        scratch.write("models/legacy_sources.yml", SOURCES)
+        yield url

@@ -5,64 +5,18 @@ from __future__ import annotations
 import os
 
 import duckdb
-import pytest
 
 from parity.plan import pairs_from_rows
 from parity.reference import row_hash
 from tests.integration.dbt_project_copy import error_text
-
-CONNECTION_ENV = "PARITY_TEST_LEGACY_DUCKDB"
-# Every column but the double `discount`: floats are not yet comparable across engines.
-EXACT_COLUMNS = ["customer_id", "status", "amount", "is_gift", "ordered_at", "ship_date", "note"]
-SOURCES = f"""
-version: 2
-sources:
-  - name: legacy_duckdb
-    schema: main
-    meta:
-      parity: {{dialect: duckdb, connection_env: {CONNECTION_ENV}}}
-    tables:
-      - name: orders
-"""
+from tests.integration.remote_tables import DUCKDB_ENV, reconcile, remote_pair
 
 
 def pair(name, target, **options):
-    return {
-        "name": name,
-        "source": {"source": ["legacy_duckdb", "orders"]},
-        "target": {"ref": target},
-        "key": "order_id",
-        "columns": EXACT_COLUMNS,
-        **options,
-    }
+    return remote_pair(name, "legacy_duckdb", {"ref": target}, **options)
 
 
-@pytest.fixture(scope="module")
-def duckdb_legacy(scratch, spark, tmp_path_factory):
-    """The legacy orders copied into a DuckDB file through Parquet, in DuckDB's own types."""
-    folder = tmp_path_factory.mktemp("duckdb")
-    spark.table(f"{scratch.schema}.legacy_orders").write.parquet(str(folder / "orders.parquet"))
-    database = folder / "legacy.duckdb"
-    with duckdb.connect(str(database)) as connection:
-        connection.execute(
-            "create table orders as select * from read_parquet("
-            f"'{folder}/orders.parquet/*.parquet')"
-        )
-    os.environ[CONNECTION_ENV] = str(database)
-    scratch.write("models/legacy_duckdb.yml", SOURCES)
-    return database
-
-
-def reconcile(scratch, pairs):
-    return scratch.dbt(
-        "run",
-        "--select",
-        "parity_remote_relations+",
-        vars=scratch.demo_vars(parity={"pairs": pairs}),
-    )
-
-
-def test_equal_copy_matches_by_checksum_alone(scratch, spark, duckdb_legacy):
+def test_equal_copy_matches_by_checksum_alone(scratch, spark, remote_legacy):
     assert reconcile(scratch, [pair("copy", "legacy_orders")]).success
     summary = spark.table(f"{scratch.schema}.parity_summary").first()
     assert summary["algorithm"] == "hashdiff" and summary["passed"]
@@ -71,7 +25,7 @@ def test_equal_copy_matches_by_checksum_alone(scratch, spark, duckdb_legacy):
         1,
         0,
     )
-    with duckdb.connect(str(duckdb_legacy)) as connection:
+    with duckdb.connect(os.environ[DUCKDB_ENV], read_only=True) as connection:
         types = dict(
             connection.execute(
                 "select column_name, data_type from information_schema.columns"
@@ -83,7 +37,7 @@ def test_equal_copy_matches_by_checksum_alone(scratch, spark, duckdb_legacy):
     assert types["ordered_at"] == "TIMESTAMP" and types["amount"] == "DECIMAL(12,2)"
 
 
-def test_planted_differences_found_across_engines(scratch, spark, duckdb_legacy):
+def test_planted_differences_found_across_engines(scratch, spark, remote_legacy):
     assert reconcile(
         scratch, [pair("migrated", "lakehouse_orders", bisection_threshold=64)]
     ).success
@@ -108,13 +62,13 @@ def test_planted_differences_found_across_engines(scratch, spark, duckdb_legacy)
     assert 0 < summary["rows_moved"] <= 13 * 2 * 64
 
 
-def test_duckdb_sql_hashes_as_the_reference_does(scratch, spark, duckdb_legacy):
+def test_duckdb_sql_hashes_as_the_reference_does(scratch, spark, remote_legacy):
     assert reconcile(scratch, [pair("copy", "legacy_orders")]).success
     (plan,) = pairs_from_rows(
         [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
     )
-    assert plan.source.dialect == "duckdb" and str(duckdb_legacy) not in str(plan)
-    with duckdb.connect(str(duckdb_legacy), read_only=True) as connection:
+    assert plan.source.dialect == "duckdb" and os.environ[DUCKDB_ENV] not in str(plan)
+    with duckdb.connect(os.environ[DUCKDB_ENV], read_only=True) as connection:
         cursor = connection.execute(plan.source.canonical_sql)
         names = [d[0] for d in cursor.description]
         values = [i for i, n in enumerate(names) if n.startswith(("__parity_k", "__parity_c"))]
@@ -122,17 +76,17 @@ def test_duckdb_sql_hashes_as_the_reference_does(scratch, spark, duckdb_legacy):
             assert row[names.index("__parity_hash")] == row_hash([row[i] for i in values])
 
 
-def test_unset_connection_variable_names_pair_and_variable(scratch, duckdb_legacy, monkeypatch):
-    monkeypatch.delenv(CONNECTION_ENV)
+def test_unset_connection_variable_names_pair_and_variable(scratch, remote_legacy, monkeypatch):
+    monkeypatch.delenv(DUCKDB_ENV)
     result = reconcile(scratch, [pair("copy", "legacy_orders")])
     assert not result.success
     assert (
-        f"parity pair 'copy': source relation main.orders: environment variable {CONNECTION_ENV}"
+        f"parity pair 'copy': source relation main.orders: environment variable {DUCKDB_ENV}"
         in error_text(result)
     )
 
 
-def test_joindiff_is_refused_for_a_side_outside_spark(scratch, duckdb_legacy):
+def test_joindiff_is_refused_for_a_side_outside_spark(scratch, remote_legacy):
     result = reconcile(scratch, [pair("copy", "legacy_orders", algorithm="joindiff")])
     assert not result.success
     assert "parity pair 'copy': joindiff needs both sides in the Spark session" in error_text(
@@ -140,7 +94,7 @@ def test_joindiff_is_refused_for_a_side_outside_spark(scratch, duckdb_legacy):
     )
 
 
-def test_float_columns_across_engines_are_refused_by_name(scratch, duckdb_legacy):
+def test_float_columns_across_engines_are_refused_by_name(scratch, remote_legacy):
     result = reconcile(scratch, [pair("copy", "legacy_orders", columns=["discount"])])
     assert not result.success
     assert (

@@ -1,0 +1,66 @@
+"""A throwaway PostgreSQL cluster on 127.0.0.1, in a temporary folder, for the tests.
+
+PostgreSQL refuses to run as root: as root, the cluster belongs to the unprivileged `postgres`
+user that Debian's package creates.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def _bin(program: str) -> str:
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{program}"))
+    if not found:
+        raise RuntimeError(
+            "PostgreSQL's server programs are missing: run `make test`, which installs them"
+        )
+    return found[-1]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _run(*command: str) -> None:
+    as_postgres = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    subprocess.run([*as_postgres, *command], check=True, capture_output=True)
+
+
+@contextmanager
+def postgres_server() -> Iterator[str]:
+    """Starts a cluster and yields its connection URL; stops and removes it afterwards. Its
+    folder is a fresh one under the system's temporary folder, which the postgres user can
+    reach (pytest's own temporary folders are private to root)."""
+    folder = Path(tempfile.mkdtemp(prefix="parity-postgres-"))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres")
+    data, port = folder / "data", _free_port()
+    _run(
+        _bin("initdb"),
+        "-D",
+        str(data),
+        "-U",
+        "parity",
+        "--auth=trust",
+        "-E",
+        "UTF8",
+        "--locale=C.UTF-8",
+    )
+    options = f"-h 127.0.0.1 -p {port} -k {folder} -c fsync=off"
+    _run(_bin("pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start")
+    try:
+        yield f"postgresql://parity@127.0.0.1:{port}/postgres"
+    finally:
+        _run(_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
