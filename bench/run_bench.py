@@ -1,6 +1,11 @@
 """Benchmark: hashdiff and joindiff against the floor of one checksum scan per side.
 
     python -m bench.run_bench [--rows 1000000] [--differences 100] [--output FILE]
+                              [--source-engine spark|postgres]
+
+With --source-engine postgres the source table is copied into a throwaway PostgreSQL server
+on 127.0.0.1 and reconciled against the Spark target by hashdiff, checksums running inside
+PostgreSQL (the double column is left out: Spark's floats do not yet compare with others').
 
 All figures come from one run on one machine, so the ratios between them are what to compare
 across machines; the absolute seconds are only this run's.
@@ -13,16 +18,20 @@ import dataclasses
 import json
 import os
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 from pyspark.sql import SparkSession
 
 from bench.generate import write_pair
+from bench.to_postgres import copy_source
 from parity.embedded import embedded_session
-from parity.plan import pairs_from_rows
+from parity.plan import PairPlan, pairs_from_rows
 from parity.reconcile import reconcile_pair
 from parity.results import RESULT_SCHEMA
 from parity.spark_side import SparkSide
+from parity.sql_side import SqlSide
+from tests.integration.postgres_server import postgres_server
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -33,18 +42,49 @@ def main() -> None:
     options = _options()
     os.environ["PARITY_SCHEMA"] = SCHEMA
     spark = embedded_session(
-        HERE / "results" / "work", "parity-bench", **{"spark.sql.shuffle.partitions": "8"}
+        HERE / "results" / "work",
+        "parity-bench",
+        **{"spark.sql.shuffle.partitions": "8", "spark.sql.session.timeZone": "UTC"},
     )
     started = time.perf_counter()
     planted = write_pair(spark, SCHEMA, options.rows, options.differences)
-    generated = time.perf_counter() - started
-    pair = _plan(spark)
+    with ExitStack() as stack:
+        if options.source_engine == "postgres":
+            os.environ["PARITY_BENCH_PG_URL"] = stack.enter_context(postgres_server())
+            copy_source(spark, SCHEMA, os.environ["PARITY_BENCH_PG_URL"])
+        generated = time.perf_counter() - started
+        pair = _plan(spark, options.source_engine)
+        figures = {
+            "rows": options.rows,
+            "source_engine": options.source_engine,
+            "planted_differences": sum(map(len, planted.values())),
+            "bisection_factor": pair.bisection_factor,
+            "bisection_threshold": pair.bisection_threshold,
+            "generate_seconds": round(generated, 3),
+            **_measure(spark, pair, options.source_engine),
+        }
+    spark.stop()
+    name = f"bench-{options.rows}" + ("" if options.source_engine == "spark" else "-postgres")
+    output = options.output or HERE / "results" / f"{name}.json"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(figures, indent=2) + "\n")
+    _print(figures, output)
 
-    floor = _timed(
-        lambda: [SparkSide(spark, pair.name, s).profile() for s in (pair.source, pair.target)]
+
+def _measure(spark: SparkSession, pair: PairPlan, source_engine: str) -> dict:
+    """The floor, then each algorithm the pair allows, and their ratios; all in this run."""
+    source = (
+        SqlSide(pair.name, pair.source)
+        if source_engine == "postgres"
+        else SparkSide(spark, pair.name, pair.source)
     )
+    sides = [source, SparkSide(spark, pair.name, pair.target)]
+    floor_seconds = round(_timed(lambda: [side.profile() for side in sides])[0], 3)
+    for side in sides:
+        if isinstance(side, SqlSide):
+            side.close()
     runs = {}
-    for algorithm in ("hashdiff", "joindiff"):
+    for algorithm in ("hashdiff",) if source_engine == "postgres" else ("hashdiff", "joindiff"):
         variant = dataclasses.replace(pair, config={**pair.config, "algorithm": algorithm})
         seconds, row = _timed(lambda v=variant: reconcile_pair(spark, v))
         result = dict(zip(RESULT_SCHEMA.names, row, strict=True))
@@ -55,28 +95,14 @@ def main() -> None:
             "checksum_passes": result["checksum_passes"],
             "segments_checked": result["segments_checked"],
         }
-    floor_seconds = round(floor[0], 3)
-    figures = {
-        "rows": options.rows,
-        "planted_differences": sum(map(len, planted.values())),
-        "bisection_factor": pair.bisection_factor,
-        "bisection_threshold": pair.bisection_threshold,
-        "generate_seconds": round(generated, 3),
-        "floor_checksum_scan_seconds": floor_seconds,
-        **{name: figures for name, figures in runs.items()},
-        "ratios": {
-            "hashdiff_over_floor": _ratio(runs["hashdiff"]["seconds"], floor_seconds),
-            "joindiff_over_floor": _ratio(runs["joindiff"]["seconds"], floor_seconds),
-            "hashdiff_over_joindiff": _ratio(
-                runs["hashdiff"]["seconds"], runs["joindiff"]["seconds"]
-            ),
-        },
+    ratios = {
+        f"{name}_over_floor": _ratio(run["seconds"], floor_seconds) for name, run in runs.items()
     }
-    spark.stop()
-    output = options.output or HERE / "results" / f"bench-{options.rows}.json"
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(figures, indent=2) + "\n")
-    _print(figures, output)
+    if len(runs) == 2:
+        ratios["hashdiff_over_joindiff"] = _ratio(
+            runs["hashdiff"]["seconds"], runs["joindiff"]["seconds"]
+        )
+    return {"floor_checksum_scan_seconds": floor_seconds, **runs, "ratios": ratios}
 
 
 def _options() -> argparse.Namespace:
@@ -86,15 +112,27 @@ def _options() -> argparse.Namespace:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--differences", type=int, default=100)
     parser.add_argument("--output", type=Path)
+    parser.add_argument("--source-engine", choices=("spark", "postgres"), default="spark")
     return parser.parse_args()
 
 
-def _plan(spark: SparkSession):
+def _plan(spark: SparkSession, source_engine: str) -> PairPlan:
     """Renders the pair's plan with dbt, in this process, so the benchmark runs the real SQL."""
     from dbt.cli.main import dbtRunner
 
     project = ["--project-dir", str(HERE / "project"), "--profiles-dir", str(REPO / "profiles")]
-    for command in (["deps", "--quiet"], ["run", "--quiet", "--select", "parity_plan"]):
+    if source_engine == "postgres":
+        pair = {
+            "name": "bench",
+            "source": {"source": ["bench_pg", "bench_source"]},
+            "target": {"source": ["bench", "bench_target"]},
+            "key": "id",
+            "algorithm": "hashdiff",
+            "columns": ["customer_id", "status", "amount", "ordered_at", "note"],
+        }
+        project += ["--vars", json.dumps({"parity": {"pairs": [pair]}})]
+    models = "parity_remote_relations parity_remote_columns parity_plan"
+    for command in (["deps", "--quiet"], ["run", "--quiet", "--select", models]):
         result = dbtRunner().invoke([*command, *project])
         if not result.success:
             raise SystemExit(
@@ -119,8 +157,11 @@ def _print(figures: dict, output: Path) -> None:
         f"\nparity benchmark: {figures['rows']:,} rows, "
         f"{figures['planted_differences']} planted differences"
     )
+    print(f"  source engine: {figures['source_engine']}")
     print(f"  floor (one checksum scan per side): {figures['floor_checksum_scan_seconds']:>8.2f} s")
     for name in ("hashdiff", "joindiff"):
+        if name not in figures:
+            continue
         run = figures[name]
         print(
             f"  {name:<34}: {run['seconds']:>8.2f} s  differing rows {run['differing_rows']}, "
