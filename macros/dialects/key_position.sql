@@ -1,29 +1,10 @@
-{#- The integer position of a key value in the key space that segmentation splits; none when the
-    key's type cannot be segmented (the pair then needs joindiff). -#}
+{#- The integer position of a key value in the key space that segmentation splits, in a type
+    wide enough for exact cell arithmetic on that engine; none when the key's type cannot be
+    segmented (the pair then needs joindiff). -#}
 {% macro key_position(dialect, expression, profile) %}
-    {{ return(parity._dialect_macro('key_position', dialect)(expression, profile)) }}
-{% endmacro %}
-
-
-{% macro spark__key_position(expression, profile) %}
-    {%- if profile['kind'] == 'integer' -%}
-        {{ return('cast(' ~ expression ~ ' as bigint)') }}
+    {%- set position_type = {'spark': 'bigint', 'duckdb': 'hugeint', 'postgres': 'numeric'}.get(parity._dialect_family(dialect)) -%}
+    {%- if position_type is none -%}
+        {{ exceptions.raise_compiler_error("parity: dialect '" ~ dialect ~ "' has no key_position implementation") }}
     {%- endif -%}
-    {{ return(none) }}
-{% endmacro %}
-
-
-{% macro duckdb__key_position(expression, profile) %}
-    {%- if profile['kind'] == 'integer' -%}
-        {{ return('cast(' ~ expression ~ ' as hugeint)') }}
-    {%- endif -%}
-    {{ return(none) }}
-{% endmacro %}
-
-
-{% macro postgres__key_position(expression, profile) %}
-    {%- if profile['kind'] == 'integer' -%}
-        {{ return('cast(' ~ expression ~ ' as numeric)') }}
-    {%- endif -%}
-    {{ return(none) }}
+    {{ return(('cast(' ~ expression ~ ' as ' ~ position_type ~ ')') if profile['kind'] == 'integer' else none) }}
 {% endmacro %}
