@@ -25,24 +25,28 @@ from parity.rowdiff import (
 def joindiff(source: DataFrame, target: DataFrame, keys: list[str], values: list[str]) -> DataFrame:
     """Row differences with the schema of results.ROW_DIFF_SCHEMA."""
     columns = keys + values
-    counted = _counted(source, columns, "s").join(
-        _counted(target, columns, "t"),
+    source_counts, target_counts = _counted(source, columns, "s"), _counted(target, columns, "t")
+    counted = source_counts.join(
+        target_counts,
         on=_all_equal([F.col(f"s_{c}").eqNullSafe(F.col(f"t_{c}")) for c in columns]),
         how="full_outer",
     )
-    by_key = Window.partitionBy(*[F.coalesce(f"s_{k}", f"t_{k}") for k in keys])
     s_rows, t_rows = F.coalesce("s_n", F.lit(0)), F.coalesce("t_n", F.lit(0))
     matched = F.least(s_rows, t_rows)
-    leftovers = counted.select(
+    unmatched = counted.select(
         *[
             F.when(F.col("s_n").isNotNull(), F.col(f"s_{c}")).otherwise(F.col(f"t_{c}")).alias(c)
             for c in columns
         ],
         (s_rows - matched).alias("s_left"),
         (t_rows - matched).alias("t_left"),
-        F.sum(s_rows).over(by_key).alias("s_key_rows"),
-        F.sum(t_rows).over(by_key).alias("t_key_rows"),
     ).where("s_left > 0 or t_left > 0")
+    # How many rows each side holds of a leftover's key tells a duplicate from a missing row. Only
+    # the (key, count) pairs are aggregated, and only joined to the leftovers: no pass over
+    # whole rows.
+    leftovers = unmatched.join(_rows_per_key(source_counts, keys, "s"), on=keys, how="left").join(
+        _rows_per_key(target_counts, keys, "t"), on=keys, how="left"
+    )
 
     source_left = _expanded(leftovers, "s_left", keys, values, "s")
     target_left = _expanded(leftovers, "t_left", keys, values, "t")
@@ -60,6 +64,12 @@ def joindiff(source: DataFrame, target: DataFrame, keys: list[str], values: list
         kind.alias("kind"),
         F.col("s_values").alias("source_values"),
         F.col("t_values").alias("target_values"),
+    )
+
+
+def _rows_per_key(counts: DataFrame, keys: list[str], prefix: str) -> DataFrame:
+    return counts.groupBy(*[F.col(f"{prefix}_{k}").alias(k) for k in keys]).agg(
+        F.sum(f"{prefix}_n").alias(f"{prefix}_key_rows")
     )
 
 
@@ -81,7 +91,7 @@ def _expanded(
     copies = leftovers.where(F.col(count) > 0).select(
         *keys,
         *values,
-        F.col(other_rows).alias(f"{prefix}_other_rows"),
+        F.coalesce(other_rows, F.lit(0)).alias(f"{prefix}_other_rows"),
         F.explode(F.sequence(F.lit(1), F.col(count).cast("int"))).alias("_copy_of_value"),
     )
     order = Window.partitionBy(*keys).orderBy(*[F.col(c).asc_nulls_last() for c in values or keys])
