@@ -1,31 +1,54 @@
 {#- The profiles the two sides of a column pair canonicalize at, [source, target]: the precision
-    both can represent. A timestamp with a time zone pairs with one without it, read as UTC. A pair
-    of kinds that cannot be made comparable is an error naming both columns and types. -#}
-{% macro negotiate_profile(where, source_column, target_column) %}
-    {%- set source = source_column['profile'] -%}
-    {%- set target = target_column['profile'] -%}
-    {%- set kinds = [source['kind'], target['kind']] | sort -%}
-    {%- set described = "source column '" ~ source_column['name'] ~ "' (" ~ source_column['data_type'] ~ ") and target column '"
-        ~ target_column['name'] ~ "' (" ~ target_column['data_type'] ~ ")" -%}
+    both can represent (docs/canonical-encoding.md, "Negotiation"). For a pair of types that
+    cannot be made comparable, the reason as text instead: the plan reports it as a schema
+    finding and compares the other columns. -#}
+{% macro negotiate_profile(source_column, target_column) %}
+    {%- set profiles = [source_column['profile'], target_column['profile']] -%}
+    {%- set kinds = profiles | map(attribute='kind') | list -%}
+    {%- set sorted_kinds = kinds | sort -%}
     {%- if 'unsupported' in kinds -%}
-        {{ exceptions.raise_compiler_error(where ~ ": " ~ described ~ ": parity cannot canonicalize this type yet") }}
-    {%- elif kinds == ['integer', 'integer'] -%}
+        {{ return('parity cannot canonicalize ' ~ (source_column['data_type'] if kinds[0] == 'unsupported' else target_column['data_type'])
+            ~ ' (' ~ (source_column['dialect'] if kinds[0] == 'unsupported' else target_column['dialect']) ~ ') yet') }}
+    {%- elif sorted_kinds == ['integer', 'integer'] -%}
         {{ return([{'kind': 'integer'}] * 2) }}
-    {%- elif kinds in [['decimal', 'decimal'], ['decimal', 'integer']] -%}
-        {{ return([{'kind': 'decimal', 'scale': [source['scale'], target['scale']] | min}] * 2) }}
-    {%- elif kinds == ['float', 'float'] -%}
-        {#- Spark (Java) rounds a double's shortest decimal form, the other engines its exact
-            binary value: at a tie the texts differ, so Spark floats compare only with Spark's. -#}
-        {%- set spark_sides = [source_column, target_column] | selectattr('dialect', 'in', ['spark', 'databricks']) | list -%}
-        {%- if spark_sides | length == 1 -%}
-            {{ exceptions.raise_compiler_error(where ~ ": " ~ described ~ ": floating-point columns cannot yet be compared exactly between "
-                ~ source_column['dialect'] ~ " and " ~ target_column['dialect'] ~ "; leave them out with 'columns'") }}
-        {%- endif -%}
-        {{ return([{'kind': 'float', 'digits': [source['digits'], target['digits']] | min}] * 2) }}
-    {%- elif kinds == ['timestamp', 'timestamp_ntz'] -%}
-        {{ return([{'kind': source['kind']}, {'kind': target['kind']}]) }}
-    {%- elif kinds[0] == kinds[1] -%}
+    {%- elif sorted_kinds in [['decimal', 'decimal'], ['decimal', 'integer']] -%}
+        {{ return([{'kind': 'decimal', 'scale': profiles | map(attribute='scale', default=0) | min}] * 2) }}
+    {%- elif sorted_kinds == ['float', 'float'] -%}
+        {#- The wider side narrows to float32 as the engine storing float32 did: nearest, ties to even. -#}
+        {{ return([{'kind': 'float', 'bits': profiles | map(attribute='bits') | min}] * 2) }}
+    {%- elif sorted_kinds == ['boolean', 'integer'] -%}
+        {#- 1 and 0 match true and false; any other integer shows as a difference. -#}
+        {{ return(profiles) }}
+    {%- elif sorted_kinds == ['boolean', 'string'] -%}
+        {%- set negotiated = [] -%}
+        {%- for kind in kinds -%}
+            {%- do negotiated.append({'kind': 'boolean' if kind == 'boolean' else 'boolean_text'}) -%}
+        {%- endfor -%}
+        {{ return(negotiated) }}
+    {%- elif sorted_kinds == ['string', 'string'] -%}
+        {#- A fixed-width char pads with blanks that a varchar copy drops: both sides drop them. -#}
+        {{ return([{'kind': 'string', 'padded': profiles | selectattr('padded') | list | length > 0}] * 2) }}
+    {%- elif sorted_kinds in [['string', 'uuid'], ['uuid', 'uuid']] -%}
+        {{ return([{'kind': 'uuid'}] * 2) }}
+    {%- elif sorted_kinds[0] in ['timestamp', 'timestamp_ntz'] and sorted_kinds[1] in ['timestamp', 'timestamp_ntz'] -%}
+        {#- A zoned timestamp pairs with a naive one read as UTC. The coarser side's engine rounded
+            the finer values when it stored them: the finer side is rounded by its rule. -#}
+        {%- set coarser = profiles | sort(attribute='digits') | first -%}
+        {{ return([
+            {'kind': kinds[0], 'digits': coarser['digits'], 'rounding': coarser['rounding']},
+            {'kind': kinds[1], 'digits': coarser['digits'], 'rounding': coarser['rounding']},
+        ]) }}
+    {%- elif sorted_kinds in [['json', 'string'], ['nested', 'string']] -%}
+        {#- A string column holding JSON documents: parsed, then written like the other side's. -#}
+        {%- set negotiated = [] -%}
+        {%- for kind in kinds -%}
+            {%- do negotiated.append({'kind': 'json_text' if kind == 'string' else kind}) -%}
+        {%- endfor -%}
+        {{ return(negotiated) }}
+    {%- elif sorted_kinds in [['json', 'json'], ['json', 'nested']] -%}
+        {{ return([{'kind': kinds[0]}, {'kind': kinds[1]}]) }}
+    {%- elif kinds[0] == kinds[1] and kinds[0] in ['date', 'binary', 'nested', 'boolean'] -%}
         {{ return([{'kind': kinds[0]}] * 2) }}
     {%- endif -%}
-    {{ exceptions.raise_compiler_error(where ~ ": " ~ described ~ " cannot be compared") }}
+    {{ return(source_column['data_type'] ~ ' (' ~ source_column['dialect'] ~ ') and ' ~ target_column['data_type'] ~ ' (' ~ target_column['dialect'] ~ ') cannot be compared') }}
 {% endmacro %}

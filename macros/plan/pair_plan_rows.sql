@@ -7,16 +7,40 @@
     {%- for side, location in locations.items() -%}
         {%- do described.update({side: parity._described_columns(where, pair['name'], side, pair[side], location, remote_columns)}) -%}
     {%- endfor -%}
+    {%- set key_count = pair['key'] | length -%}
+    {%- set defaulted = not pair['columns'] -%}
     {%- set names = pair['key'] + (pair['columns'] or parity._default_compared_columns(described['source'], pair['key'])) -%}
     {%- set matched = {'source': [], 'target': []} -%}
+    {%- set findings = [] -%}
+    {%- set left_out = [] -%}
     {%- for name in names -%}
-        {%- set source_column = parity._column_named(where, 'source', locations['source'], described['source'], name) -%}
-        {%- set target_column = parity._column_named(where, 'target', locations['target'], described['target'], pair['renames'].get(name, name)) -%}
-        {%- set profiles = parity.negotiate_profile(where, source_column, target_column) -%}
-        {%- do matched['source'].append({'name': source_column['name'], 'profile': profiles[0]}) -%}
-        {%- do matched['target'].append({'name': target_column['name'], 'profile': profiles[1]}) -%}
+        {%- set target_name = pair['renames'].get(name, name) -%}
+        {%- if defaulted and loop.index0 >= key_count and name not in pair['renames'] and parity._found_column(described['target'], target_name) is none -%}
+            {%- set source_column = parity._found_column(described['source'], name) -%}
+            {%- do findings.append({'kind': 'column_missing_in_target', 'column_name': name, 'source_type': source_column['data_type'], 'target_type': none}) -%}
+        {%- else -%}
+            {%- set source_column = parity._column_named(where, 'source', locations['source'], described['source'], name) -%}
+            {%- set target_column = parity._column_named(where, 'target', locations['target'], described['target'], target_name) -%}
+            {%- set profiles = parity.negotiate_profile(source_column, target_column) -%}
+            {%- if profiles is string and loop.index0 < key_count -%}
+                {{ exceptions.raise_compiler_error(where ~ ": key column '" ~ name ~ "': " ~ profiles) }}
+            {%- elif profiles is string -%}
+                {%- do left_out.append(target_column['name'] | lower) -%}
+                {%- do findings.append({'kind': 'type_mismatch', 'column_name': name,
+                    'source_type': source_column['data_type'] ~ ' (' ~ source_column['dialect'] ~ ')',
+                    'target_type': target_column['data_type'] ~ ' (' ~ target_column['dialect'] ~ ')'}) -%}
+            {%- else -%}
+                {%- do matched['source'].append({'name': source_column['name'], 'profile': profiles[0]}) -%}
+                {%- do matched['target'].append({'name': target_column['name'], 'profile': profiles[1]}) -%}
+            {%- endif -%}
+        {%- endif -%}
     {%- endfor -%}
-    {%- set key_count = pair['key'] | length -%}
+    {%- if defaulted -%}
+        {%- set compared = (matched['target'] | map(attribute='name') | map('lower') | list) + left_out -%}
+        {%- for column in described['target'] if column['name'] | lower not in compared -%}
+            {%- do findings.append({'kind': 'column_missing_in_source', 'column_name': column['name'], 'source_type': none, 'target_type': column['data_type']}) -%}
+        {%- endfor -%}
+    {%- endif -%}
     {%- set rows = [] -%}
     {%- for side, location in locations.items() -%}
         {%- set dialect = location['dialect'] -%}
@@ -31,19 +55,21 @@
             'cell_sql': '' if dialect == 'spark' else parity.cell_number(dialect),
             'key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
             'column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
-            'segmentable': matched[side][0]['profile']['kind'] == 'integer',
             'config_json': tojson(pair),
+            'schema_findings': tojson(findings),
         }) -%}
     {%- endfor -%}
     {{ return(rows) }}
 {% endmacro %}
 
 
-{#- The columns of one side, from Spark's catalog or, for a side in another engine, from what
-    parity_remote_columns read in that engine's catalog. -#}
+{#- The columns of one side, from Spark's catalog, from the files of a file relation or, for a
+    side in another engine, from what parity_remote_columns read in that engine's catalog. -#}
 {% macro _described_columns(where, pair_name, side, spec, location, remote_columns) %}
     {%- set described = [] -%}
-    {%- if location['dialect'] == 'spark' -%}
+    {%- if 'format' in location -%}
+        {%- do described.extend(parity.file_columns(where, side, location)) -%}
+    {%- elif location['dialect'] == 'spark' -%}
         {%- for column in adapter.get_columns_in_relation(parity.parity_relation(spec)) -%}
             {%- do described.append({'name': column.name, 'data_type': column.data_type}) -%}
         {%- endfor -%}
@@ -75,10 +101,20 @@
 {% endmacro %}
 
 
-{% macro _column_named(where, side, location, described, name) %}
+{#- The described column of that name, case-insensitively, or none. -#}
+{% macro _found_column(described, name) %}
     {%- for column in described if column['name'] | lower == name | lower -%}
         {{ return(column) }}
     {%- endfor -%}
+    {{ return(none) }}
+{% endmacro %}
+
+
+{% macro _column_named(where, side, location, described, name) %}
+    {%- set column = parity._found_column(described, name) -%}
+    {%- if column is not none -%}
+        {{ return(column) }}
+    {%- endif -%}
     {{ exceptions.raise_compiler_error(where ~ ": column '" ~ name ~ "' not found in " ~ side ~ " relation " ~ location['name']
         ~ " (its columns: " ~ (described | map(attribute='name') | join(', ')) ~ ")") }}
 {% endmacro %}

@@ -1,5 +1,6 @@
 {#- The relation a pair side names: calling ref()/source() here is what gives dbt docs the
-    lineage from every compared relation to the plan. -#}
+    lineage from every compared relation to the plan. For a source of files this is the lineage
+    only; Spark reads the files by path (parity.file_location). -#}
 {% macro parity_relation(spec) %}
     {%- if 'ref' in spec -%}
         {%- set target = spec['ref'] -%}

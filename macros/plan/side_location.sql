@@ -1,7 +1,8 @@
 {#- Where one side of a pair lives: its dialect, the environment variable holding the
     connection to its engine (none for Spark) and its name in that engine. A relation lives
     outside Spark when it is a dbt source whose meta (on the table or the source) says so:
-    meta: {parity: {dialect: duckdb, connection_env: LEGACY_DUCKDB}}. -#}
+    meta: {parity: {dialect: duckdb, connection_env: LEGACY_DUCKDB}}; a source whose meta names
+    a file format is a directory Spark reads (parity.file_location). -#}
 {% macro side_location(spec) %}
     {%- set relation = parity.parity_relation(spec) -%}
     {%- set settings = {} -%}
@@ -9,6 +10,9 @@
         {%- for node in graph.sources.values() if node.source_name == spec['source'][0] and node.name == spec['source'][1] -%}
             {%- do settings.update(node.source_meta.get('parity', {})) -%}
             {%- do settings.update(node.meta.get('parity', {})) -%}
+            {%- if 'format' in settings or 'path' in settings or 'path_env' in settings -%}
+                {{ return(parity.file_location(settings, node)) }}
+            {%- endif -%}
             {%- set dialect = settings.get('dialect', 'spark') -%}
             {%- if dialect != 'spark' -%}
                 {{ return({

@@ -1,7 +1,9 @@
 {#- The canonical select of one side of a pair, in that side's dialect: the key position that
     segmentation splits, the canonical key and column values, and the row hash. The Python
     library only filters and groups this relation; it never builds canonical SQL itself.
-    `columns` lists {name, profile} in comparison order, keys first. -#}
+    `columns` lists {name, profile} in comparison order, keys first. A single integer key is its
+    own position, so segments are key ranges; any other key (compound, text, dates...) is
+    positioned by the hash of its canonical fields, which both engines compute alike. -#}
 {% macro side_select(dialect, relation_name, key_count, columns) %}
     {%- set canonical = [] -%}
     {%- for column in columns -%}
@@ -11,13 +13,18 @@
             'sql': parity.canonical_value(dialect, parity.quote_identifier(dialect, column['name']), column['profile']),
         }) -%}
     {%- endfor -%}
-    {%- set position = parity.key_position(dialect, parity.quote_identifier(dialect, columns[0]['name']), columns[0]['profile']) -%}
+    {%- set integer_key = key_count == 1 and columns[0]['profile']['kind'] == 'integer' -%}
 select
     canonical.*,
+    {%- if not integer_key %}
+    {{ parity.row_hash(dialect, canonical[:key_count] | map(attribute='alias') | list) }} as __parity_pos,
+    {%- endif %}
     {{ parity.row_hash(dialect, canonical | map(attribute='alias') | list) }} as __parity_hash
 from (
     select
-        {{ position if position is not none else 'null' }} as __parity_pos,
+        {%- if integer_key %}
+        {{ parity.key_position(dialect, parity.quote_identifier(dialect, columns[0]['name'])) }} as __parity_pos,
+        {%- endif %}
         {%- for value in canonical %}
         {{ value['sql'] }} as {{ value['alias'] }}{{ ',' if not loop.last }}
         {%- endfor %}

@@ -17,15 +17,16 @@
         {%- do log("  missing in target " ~ pair['missing_in_target_rows'] ~ ", missing in source " ~ pair['missing_in_source_rows']
             ~ ", value mismatches " ~ pair['value_mismatch_rows'] ~ " rows (" ~ pair['mismatched_values'] ~ " values)"
             ~ ", duplicates in source " ~ pair['duplicate_in_source_rows'] ~ ", in target " ~ pair['duplicate_in_target_rows']
-            ~ "; row drift " ~ pair['row_drift_pct'] ~ "%", info=True) -%}
+            ~ "; row drift " ~ pair['row_drift_pct'] ~ "%; schema findings " ~ pair['schema_findings'], info=True) -%}
         {%- do log("  checksum passes " ~ pair['checksum_passes'] ~ ", segments checked " ~ pair['segments_checked']
-            ~ ", rows moved " ~ pair['rows_moved'] ~ ", config " ~ pair['config_hash'][:12], info=True) -%}
+            ~ ", rows moved " ~ pair['rows_moved'] ~ " (out of source " ~ pair['source_rows_moved']
+            ~ ", out of target " ~ pair['target_rows_moved'] ~ "), config " ~ pair['config_hash'][:12], info=True) -%}
         {%- if not pair['passed'] -%}
             {%- set examples = run_query('select key, kind, column_name, source_value, target_value from ' ~ differences
                 ~ ' where pair_name = ' ~ parity._spark_string_literal(pair['pair_name'])
-                ~ ' order by kind, length(key), key, column_name limit ' ~ (example_rows | int)) -%}
+                ~ ' order by key is not null, kind, length(key), key, column_name limit ' ~ (example_rows | int)) -%}
             {%- for row in examples -%}
-                {%- do log("    key " ~ row['key'] ~ " " ~ row['kind'] ~ (" " ~ row['column_name'] if row['column_name'] else '')
+                {%- do log("    " ~ (("key " ~ row['key'] ~ " ") if row['key'] is not none else '') ~ row['kind'] ~ (" " ~ row['column_name'] if row['column_name'] else '')
                     ~ ": source " ~ parity._shown(row['source_value']) ~ " | target " ~ parity._shown(row['target_value']), info=True) -%}
             {%- endfor -%}
         {%- endif -%}

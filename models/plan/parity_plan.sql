@@ -1,10 +1,8 @@
 {#- One row per pair and side: what each engine runs. Resolving every pair's relations here
     (ref/source) is what draws the lineage from compared relations to the results. -#}
 {%- set plan_columns = [
-    ('pair_name', 'string'), ('side', 'string'), ('dialect', 'string'), ('connection_env', 'string'),
-    ('relation_name', 'string'), ('canonical_sql', 'string'), ('checksum_sql', 'string'),
-    ('cell_sql', 'string'), ('key_names', 'string'),
-    ('column_names', 'string'), ('segmentable', 'boolean'), ('config_json', 'string'),
+    'pair_name', 'side', 'dialect', 'connection_env', 'relation_name', 'canonical_sql', 'checksum_sql',
+    'cell_sql', 'key_names', 'column_names', 'config_json', 'schema_findings',
 ] -%}
 {%- set pairs = parity.parity_pairs() -%}
 {%- set remote_columns_relation = ref('parity_remote_columns') -%}
@@ -26,15 +24,14 @@
 {%- set selects = [] -%}
 {%- for row in rows -%}
     {%- set fields = [] -%}
-    {%- for name, data_type in plan_columns -%}
-        {%- set value = row[name] if data_type == 'boolean' else parity._spark_string_literal(row[name]) -%}
-        {%- do fields.append(value ~ ' as ' ~ name) -%}
+    {%- for name in plan_columns -%}
+        {%- do fields.append(parity._spark_string_literal(row[name]) ~ ' as ' ~ name) -%}
     {%- endfor -%}
     {%- do selects.append('select\n    ' ~ fields | join(',\n    ')) -%}
 {%- else -%}
     {%- set fields = [] -%}
-    {%- for name, data_type in plan_columns -%}
-        {%- do fields.append('cast(null as ' ~ data_type ~ ') as ' ~ name) -%}
+    {%- for name in plan_columns -%}
+        {%- do fields.append('cast(null as string) as ' ~ name) -%}
     {%- endfor -%}
     {%- do selects.append('select\n    ' ~ fields | join(',\n    ') ~ '\nwhere false') -%}
 {%- endfor %}

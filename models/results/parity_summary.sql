@@ -12,11 +12,14 @@ select
     duplicate_in_target_rows,
     mismatched_values,
     differing_rows,
+    schema_findings,
     row_drift_pct,
     passed,
     checksum_passes,
     segments_checked,
     rows_moved,
+    source_rows_moved,
+    target_rows_moved,
     elapsed_seconds,
     config_hash
 from {{ ref('parity_pair_results') }}

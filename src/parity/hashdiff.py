@@ -6,7 +6,10 @@ cell to reach the bisection threshold, and further while the cells it returns st
 budget, because smaller differing cells mean fewer rows downloaded. Sums are additive, so the
 coarser levels are implied and never queried. Only cells whose checksum or count differ are
 refined; cells within the threshold (or no longer divisible) are downloaded and compared in
-memory, so no segment larger than the threshold ever leaves an engine.
+memory, so no segment larger than the threshold ever leaves an engine. Each downloaded cell
+holds at least one differing key, so the rows moved out of each side's engine are at most the
+number of differing keys times the threshold (except in a cell that cannot be split further,
+which comes whole, however many copies of its keys it holds).
 """
 
 from __future__ import annotations
@@ -26,9 +29,17 @@ CELL_BUDGET_PER_PASS = 1 << 15
 
 @dataclass
 class HashdiffStats:
+    """What one reconciliation cost: checksum passes, cells compared, and the rows downloaded
+    out of each side's engine for the comparison in memory."""
+
     passes: int = 0
     segments_checked: int = 0
-    rows_moved: int = 0
+    source_rows_moved: int = 0
+    target_rows_moved: int = 0
+
+    @property
+    def rows_moved(self) -> int:
+        return self.source_rows_moved + self.target_rows_moved
 
 
 @dataclass(frozen=True)
@@ -98,13 +109,16 @@ def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold:
 
     by_depth = {d: frozenset(cells) for d, cells in downloads.items()}
     source_rows, target_rows = source.rows(space, by_depth), target.rows(space, by_depth)
-    stats.rows_moved = len(source_rows) + len(target_rows)
+    stats.source_rows_moved, stats.target_rows_moved = len(source_rows), len(target_rows)
     diffs = compare_rows(source_rows, target_rows)
     logger.info(
-        "parity pair '%s': %d segments downloaded, %d rows moved, %d row differences",
+        "parity pair '%s': %d segments downloaded, %d rows moved (%d from source, %d from "
+        "target), %d row differences",
         pair_name,
         sum(map(len, by_depth.values())),
         stats.rows_moved,
+        stats.source_rows_moved,
+        stats.target_rows_moved,
         len(diffs),
     )
     return Outcome(diffs, *sizes, stats)

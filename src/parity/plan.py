@@ -19,7 +19,6 @@ class SidePlan:
     cell_sql: str
     key_names: tuple[str, ...]
     column_names: tuple[str, ...]
-    segmentable: bool
 
 
 @dataclass(frozen=True)
@@ -28,6 +27,8 @@ class PairPlan:
     source: SidePlan
     target: SidePlan
     config: dict[str, Any]
+    # Column pairs left out of the comparison: {kind, column_name, source_type, target_type}.
+    schema_findings: tuple[dict[str, Any], ...] = ()
 
     @property
     def config_hash(self) -> str:
@@ -66,6 +67,7 @@ def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:
             source=_side_plan(by_side["source"]),
             target=_side_plan(by_side["target"]),
             config=json.loads(by_side["source"]["config_json"]),
+            schema_findings=tuple(json.loads(by_side["source"].get("schema_findings") or "[]")),
         )
         for name, by_side in sorted(sides.items())
     ]
@@ -82,5 +84,4 @@ def _side_plan(row: dict[str, Any]) -> SidePlan:
         cell_sql=row["cell_sql"],
         key_names=tuple(json.loads(row["key_names"])),
         column_names=tuple(json.loads(row["column_names"])),
-        segmentable=bool(row["segmentable"]),
     )

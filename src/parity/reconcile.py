@@ -56,12 +56,6 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
                 pair.name, "joindiff needs both sides in the Spark session: use hashdiff"
             )
         if algorithm == "hashdiff":
-            if not (pair.source.segmentable and pair.target.segmentable):
-                raise ParityError(
-                    pair.name,
-                    f"hashdiff segments integer keys only, and key column "
-                    f"'{pair.source.key_names[0]}' is not one: use algorithm joindiff",
-                )
             outcome = hashdiff(
                 pair.name, source, target, pair.bisection_factor, pair.bisection_threshold
             )
@@ -69,6 +63,8 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
             findings = summarize(row_diff_frame(spark, outcome.diffs), pair.source.column_names)
         else:
             sizes = (source.profile().checksum.rows, target.profile().checksum.rows)
+            # joindiff compares inside Spark: no checksum drill-down, and no row leaves an
+            # engine to be compared (only the differences reach the driver, as for hashdiff).
             stats = HashdiffStats()
             diffs = joindiff(
                 source.frame, target.frame, key_columns(pair.source), value_columns(pair.source)
@@ -110,6 +106,10 @@ def _result_row(
     elapsed: float,
 ) -> tuple:
     differing = findings.differing_rows
+    schema = [
+        (None, f["kind"], f["column_name"], f["source_type"], f["target_type"])
+        for f in pair.schema_findings
+    ]
     largest = max(sizes)
     drift = round(100.0 * differing / largest, 6) if largest else 0.0
     return (
@@ -121,12 +121,15 @@ def _result_row(
         *findings.counts.values(),
         findings.mismatched_values,
         differing,
+        len(schema),
         drift,
-        differing == 0,
+        differing == 0 and not schema,
         stats.passes,
         stats.segments_checked,
         stats.rows_moved,
+        stats.source_rows_moved,
+        stats.target_rows_moved,
         elapsed,
         pair.config_hash,
-        findings.differences,
+        findings.differences + schema,
     )

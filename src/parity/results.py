@@ -28,7 +28,7 @@ ROW_DIFF_SCHEMA = T.StructType(
 
 DIFFERENCE = T.StructType(
     [
-        T.StructField("key", T.StringType(), False),
+        T.StructField("key", T.StringType(), True),  # NULL for a schema finding
         T.StructField("kind", T.StringType(), False),
         T.StructField("column_name", T.StringType(), True),
         T.StructField("source_value", T.StringType(), True),
@@ -49,11 +49,14 @@ RESULT_SCHEMA = T.StructType(
         *[T.StructField(name, T.LongType(), False) for name in COUNTS],
         T.StructField("mismatched_values", T.LongType(), False),
         T.StructField("differing_rows", T.LongType(), False),
+        T.StructField("schema_findings", T.LongType(), False),
         T.StructField("row_drift_pct", T.DoubleType(), False),
         T.StructField("passed", T.BooleanType(), False),
         T.StructField("checksum_passes", T.LongType(), False),
         T.StructField("segments_checked", T.LongType(), False),
         T.StructField("rows_moved", T.LongType(), False),
+        T.StructField("source_rows_moved", T.LongType(), False),
+        T.StructField("target_rows_moved", T.LongType(), False),
         T.StructField("elapsed_seconds", T.DoubleType(), False),
         T.StructField("config_hash", T.StringType(), False),
         T.StructField("differences", T.ArrayType(DIFFERENCE, False), False),

@@ -30,12 +30,18 @@ def scratch(spark, tmp_path_factory) -> DbtProject:
 
 
 @pytest.fixture(scope="session")
-def remote_legacy(scratch, spark, tmp_path_factory):
-    """The scratch project's legacy orders copied into DuckDB and a PostgreSQL server that lives
-    as long as the test session, both declared as sources of the project."""
+def postgres_url():
+    """A PostgreSQL server on 127.0.0.1 that lives as long as the test session."""
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def remote_legacy(scratch, spark, tmp_path_factory, postgres_url):
+    """The scratch project's legacy orders copied into DuckDB and PostgreSQL, both declared as
+    sources of the project."""
     table = f"{scratch.schema}.legacy_orders"
     copy_to_duckdb(spark, table, tmp_path_factory.mktemp("duckdb"))
-    with postgres_server() as url:
-        copy_to_postgres(spark, table, url)
-        scratch.write("models/legacy_sources.yml", SOURCES)
-        yield url
+    copy_to_postgres(spark, table, postgres_url)
+    scratch.write("models/legacy_sources.yml", SOURCES)
+    return postgres_url

@@ -39,8 +39,8 @@ GOOD = {
         ),
         ([{**GOOD, "source": {"ref": "no_such_model"}}], "no_such_model"),
         (
-            [{**GOOD, "columns": ["status"], "renames": {"status": "amount"}}],
-            "source column 'status' (string) and target column 'amount' (decimal(14,4))"
+            [{**GOOD, "renames": {"order_id": "ship_date"}}],
+            "parity pair 'p': key column 'order_id': bigint (spark) and date (spark)"
             " cannot be compared",
         ),
     ],

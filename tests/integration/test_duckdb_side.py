@@ -25,6 +25,7 @@ def test_equal_copy_matches_by_checksum_alone(scratch, spark, remote_legacy):
         1,
         0,
     )
+    assert (summary["source_rows_moved"], summary["target_rows_moved"]) == (0, 0)
     with duckdb.connect(os.environ[DUCKDB_ENV], read_only=True) as connection:
         types = dict(
             connection.execute(
@@ -55,11 +56,15 @@ def test_planted_differences_found_across_engines(scratch, spark, remote_legacy)
         "duplicate_in_target",
         None,
     ) in found
-    assert ("99", "value_mismatch", "discount") not in found
-    assert len(found) == 12
+    assert ("99", "value_mismatch", "discount") in found
+    assert len(found) == 13
     summary = spark.table(f"{scratch.schema}.parity_summary").first()
-    # Only the rows of small differing cells left the engines: 13 differences, cells of <= 64 rows.
-    assert 0 < summary["rows_moved"] <= 13 * 2 * 64
+    # Only the rows of small differing cells left the engines: cells of <= 64 rows, one at most
+    # per differing key.
+    differing_keys = len({key for key, _, _ in found})
+    assert 0 < summary["source_rows_moved"] <= differing_keys * 64
+    assert 0 < summary["target_rows_moved"] <= differing_keys * 64
+    assert summary["rows_moved"] == summary["source_rows_moved"] + summary["target_rows_moved"]
 
 
 def test_duckdb_sql_hashes_as_the_reference_does(scratch, spark, remote_legacy):
@@ -94,11 +99,33 @@ def test_joindiff_is_refused_for_a_side_outside_spark(scratch, remote_legacy):
     )
 
 
-def test_float_columns_across_engines_are_refused_by_name(scratch, remote_legacy):
-    result = reconcile(scratch, [pair("copy", "legacy_orders", columns=["discount"])])
-    assert not result.success
-    assert (
-        "parity pair 'copy': source column 'discount' (double) and target column"
-        " 'discount' (double): floating-point columns cannot yet be compared exactly"
-        " between duckdb and spark"
-    ) in error_text(result)
+def test_incomparable_columns_are_a_schema_finding_naming_both_types(scratch, spark, remote_legacy):
+    """A date paired with a decimal is reported, not compared and not a crash: the pair's other
+    columns are still reconciled, and the pair fails."""
+    assert reconcile(
+        scratch,
+        [
+            pair(
+                "renamed",
+                "legacy_orders",
+                columns=["ship_date", "status"],
+                renames={"ship_date": "amount"},
+            )
+        ],
+    ).success
+    summary = spark.table(f"{scratch.schema}.parity_summary").first()
+    assert (summary["schema_findings"], summary["differing_rows"], summary["passed"]) == (
+        1,
+        0,
+        False,
+    )
+    (finding,) = spark.table(f"{scratch.schema}.parity_differences").collect()
+    assert (finding["key"], finding["kind"], finding["column_name"]) == (
+        None,
+        "type_mismatch",
+        "ship_date",
+    )
+    assert (finding["source_value"], finding["target_value"]) == (
+        "date (duckdb)",
+        "decimal(12,2) (spark)",
+    )

@@ -33,6 +33,5 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         cell_sql="",
         key_names=("id",),
         column_names=tuple(f"col_{i}" for i in range(columns)),
-        segmentable=True,
     )
     return SparkSide(spark, "test_pair", plan)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -67,6 +69,13 @@ def test_hashdiff_joindiff_and_memory_agree(spark, tables, factor, threshold):
     outcome = hashdiff("test_pair", source, target, factor, threshold)
     assert ordered(outcome.diffs) == expected
     assert (outcome.source_rows, outcome.target_rows) == (len(source_rows), len(target_rows))
+    # Each downloaded cell holds a differing key and at most `threshold` rows, unless it is a
+    # single key's cell, which comes with all that key's copies.
+    copies = max(Counter(k for k, _ in source_rows + target_rows).values(), default=0)
+    per_cell = max(threshold, copies)
+    differing_keys = len({d.key for d in expected})
+    assert outcome.stats.source_rows_moved <= differing_keys * per_cell
+    assert outcome.stats.target_rows_moved <= differing_keys * per_cell
 
     joined = joindiff(
         source.frame, target.frame, key_columns(source.plan), value_columns(source.plan)
@@ -98,6 +107,7 @@ def test_identical_tables_take_one_checksum_pass_per_side(spark):
         1,
         0,
     )
+    assert (outcome.stats.source_rows_moved, outcome.stats.target_rows_moved) == (0, 0)
 
 
 def test_rows_moved_stay_near_the_differences(spark):
@@ -113,5 +123,9 @@ def test_rows_moved_stay_near_the_differences(spark):
         100,
     )
     assert [d.key for d in outcome.diffs] == [("19999",), ("5",), ("9000",)]
-    # Three differing cells of at most ~100 rows each, on both sides.
-    assert outcome.stats.rows_moved <= 3 * 2 * 100
+    # Three differing cells of at most 100 rows each, out of each side.
+    assert 0 < outcome.stats.source_rows_moved <= 3 * 100
+    assert 0 < outcome.stats.target_rows_moved <= 3 * 100
+    assert outcome.stats.rows_moved == outcome.stats.source_rows_moved + (
+        outcome.stats.target_rows_moved
+    )

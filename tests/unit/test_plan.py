@@ -16,7 +16,6 @@ def side_row(pair, side, config):
         "cell_sql": "",
         "key_names": json.dumps(["id"]),
         "column_names": json.dumps(["a", "b"]),
-        "segmentable": True,
         "config_json": json.dumps(config),
     }
 

@@ -5,14 +5,3 @@
 {% macro cell_number(dialect) %}
     {{ return(parity._dialect_macro('cell_number', dialect)()) }}
 {% endmacro %}
-
-
-{% macro duckdb__cell_number() %}
-    {{ return('(((__parity_pos - cast({low} as hugeint)) // cast({scale} as hugeint)) * cast({cells} as hugeint)) // cast({width} as hugeint)') }}
-{% endmacro %}
-
-
-{#- numeric arithmetic is exact at any size; div() truncates, and every operand is non-negative. -#}
-{% macro postgres__cell_number() %}
-    {{ return('div(div(__parity_pos - {low}, {scale}) * {cells}, {width})') }}
-{% endmacro %}

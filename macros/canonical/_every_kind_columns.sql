@@ -1,0 +1,29 @@
+{#- One column of every canonicalization profile, for the analyses that render each dialect's
+    canonical select (analyses/canonical_select/, checked against tests/golden/): `leave_out`
+    names the columns whose profile that dialect cannot canonicalize. -#}
+{% macro _every_kind_columns(leave_out=[]) %}
+    {%- set profiles = [
+        ('order_id', {'kind': 'integer'}),
+        ('amount', {'kind': 'decimal', 'scale': 2}),
+        ('discount', {'kind': 'float', 'bits': 64}),
+        ('weight', {'kind': 'float', 'bits': 32}),
+        ('is_gift', {'kind': 'boolean'}),
+        ('gift_flag', {'kind': 'boolean_text'}),
+        ('status', {'kind': 'string', 'padded': false}),
+        ('region_code', {'kind': 'string', 'padded': true}),
+        ('order_uuid', {'kind': 'uuid'}),
+        ('ship_date', {'kind': 'date'}),
+        ('ordered_at', {'kind': 'timestamp', 'digits': 6, 'rounding': 'truncate'}),
+        ('packed_at', {'kind': 'timestamp', 'digits': 3, 'rounding': 'half_away_from_2000'}),
+        ('local_time', {'kind': 'timestamp_ntz', 'digits': 0, 'rounding': 'half_up'}),
+        ('payload', {'kind': 'binary'}),
+        ('attributes', {'kind': 'nested'}),
+        ('document', {'kind': 'json'}),
+        ('document_text', {'kind': 'json_text'}),
+    ] -%}
+    {%- set columns = [] -%}
+    {%- for name, profile in profiles if name not in leave_out -%}
+        {%- do columns.append({'name': name, 'profile': profile}) -%}
+    {%- endfor -%}
+    {{ return(columns) }}
+{% endmacro %}

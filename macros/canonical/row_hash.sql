@@ -1,0 +1,24 @@
+{#- The row hash: the lower 60 bits of MD5 over the canonical row string, as an integer.
+    60 bits (15 hex digits) keep every per-row value below 2^60, so a sum over 2^66 rows still
+    fits a decimal(38, 0); see docs/canonical-encoding.md for the row string. -#}
+{% macro row_hash(dialect, canonical_expressions) %}
+    {{ return(parity._dialect_macro('row_hash', dialect)(canonical_expressions)) }}
+{% endmacro %}
+
+
+{#- The aggregate that sums row hashes over a segment without overflow. -#}
+{% macro segment_checksum(dialect, row_hash_column) %}
+    {{ return(parity._dialect_macro('segment_checksum', dialect)(row_hash_column)) }}
+{% endmacro %}
+
+
+{#- The row string: `<characters>:<text>` per field, `-` for NULL, given the dialect's function
+    counting characters (code points) and its text type. -#}
+{% macro _row_string(canonical_expressions, char_length, text_type) %}
+    {%- set fields = [] -%}
+    {%- for value in canonical_expressions -%}
+        {%- do fields.append("case when " ~ value ~ " is null then '-' else concat(cast(" ~ char_length ~ "(" ~ value ~ ") as "
+            ~ text_type ~ "), ':', " ~ value ~ ") end") -%}
+    {%- endfor -%}
+    {{ return('concat(' ~ fields | join(', ') ~ ')') }}
+{% endmacro %}

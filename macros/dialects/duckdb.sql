@@ -1,0 +1,75 @@
+{#- DuckDB: types by kind (information_schema spelling: INTEGER, DECIMAL(12,2), TIMESTAMP WITH
+    TIME ZONE...), canonical values, row hash, checksum, key position, cell number, identifiers. -#}
+
+{#- A finer timestamp cast to a coarser one (TIMESTAMP_MS, TIMESTAMP_S) rounds half away from
+    zero around 1970-01-01. -#}
+{% macro duckdb__type_profile(data_type) %}
+    {{ return(parity._profile_by_name(data_type, {
+        'integer': ['tinyint', 'smallint', 'integer', 'bigint', 'hugeint', 'utinyint', 'usmallint', 'uinteger', 'ubigint'],
+        'decimal': ['decimal', 'numeric'],
+        'float32': ['float', 'real'],
+        'float64': ['double'],
+        'boolean': ['boolean'],
+        'string': ['varchar'],
+        'uuid': ['uuid'],
+        'date': ['date'],
+        'timestamp': ['timestamp with time zone', 'timestamptz'],
+        'timestamp_ntz': ['timestamp', 'timestamp_us', 'timestamp_ms', 'timestamp_s'],
+        'binary': ['blob'],
+    }, {'default_scale': 3, 'timestamp_digits': 6, 'digits_by_name': {'timestamp_ms': 3, 'timestamp_s': 0},
+        'rounding': 'half_away_from_1970'})) }}
+{% endmacro %}
+
+
+{% macro duckdb__canonical_value(expression, profile) %}
+    {%- set kind = profile['kind'] -%}
+    {%- if kind in ['integer', 'string'] -%}
+        {{ return(("rtrim(cast(" ~ expression ~ " as varchar), ' ')") if profile.get('padded') else ('cast(' ~ expression ~ ' as varchar)')) }}
+    {%- elif kind == 'decimal' -%}
+        {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as varchar)') }}
+    {%- elif kind == 'float' -%}
+        {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as float) as double)' -%}
+        {{ return(parity._float_text(value, "'NaN'::double", "'Infinity'::double", "printf('%.13a', " ~ value ~ ")")) }}
+    {%- elif kind == 'boolean' -%}
+        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
+    {%- elif kind == 'boolean_text' -%}
+        {{ return(parity._boolean_text('cast(' ~ expression ~ ' as varchar)')) }}
+    {%- elif kind == 'uuid' -%}
+        {{ return('lower(cast(' ~ expression ~ ' as varchar))') }}
+    {%- elif kind == 'date' -%}
+        {{ return("strftime(cast(" ~ expression ~ " as date), '%Y-%m-%d')") }}
+    {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
+        {%- set micros = 'epoch_us(' ~ expression ~ ')' -%}
+        {%- set rounded = parity._rounded_micros(micros, profile, '({0} // {1})') -%}
+        {{ return(parity._timestamp_text("strftime(make_timestamp(" ~ rounded ~ "), '%Y-%m-%d %H:%M:%S.%f')", profile['digits'])) }}
+    {%- elif kind == 'binary' -%}
+        {{ return('lower(hex(' ~ expression ~ '))') }}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error("parity: duckdb cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+{% endmacro %}
+
+
+{% macro duckdb__row_hash(canonical_expressions) %}
+    {%- set row = parity._row_string(canonical_expressions, 'length', 'varchar') -%}
+    {{ return("cast(('0x' || substring(md5(" ~ row ~ "), 18, 15)) as bigint)") }}
+{% endmacro %}
+
+
+{% macro duckdb__segment_checksum(row_hash_column) %}
+    {{ return('sum(cast(' ~ row_hash_column ~ ' as decimal(38, 0)))') }}
+{% endmacro %}
+
+
+{% macro duckdb__key_position(expression) %}
+    {{ return('cast(' ~ expression ~ ' as hugeint)') }}
+{% endmacro %}
+
+
+{% macro duckdb__cell_number() %}
+    {{ return('(((__parity_pos - cast({low} as hugeint)) // cast({scale} as hugeint)) * cast({cells} as hugeint)) // cast({width} as hugeint)') }}
+{% endmacro %}
+
+
+{% macro duckdb__quote_identifier(name) %}
+    {{ return(parity._double_quoted(name)) }}
+{% endmacro %}

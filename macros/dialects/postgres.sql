@@ -1,0 +1,123 @@
+{#- PostgreSQL: types by kind (format_type() spelling: integer, numeric(12,2), timestamp(3) with
+    time zone...), canonical values, row hash, checksum, key position, cell number, identifiers. -#}
+
+{#- An unconstrained numeric holds any scale, so the other side's decides (scale 38). A finer
+    timestamp stored in a coarser column rounds half away from zero around 2000-01-01, the
+    epoch of PostgreSQL's own microsecond count. -#}
+{% macro postgres__type_profile(data_type) %}
+    {{ return(parity._profile_by_name(data_type, {
+        'integer': ['smallint', 'integer', 'bigint'],
+        'decimal': ['numeric', 'decimal'],
+        'float32': ['real'],
+        'float64': ['double precision'],
+        'boolean': ['boolean'],
+        'string': ['text', 'character varying'],
+        'char': ['character'],
+        'uuid': ['uuid'],
+        'date': ['date'],
+        'timestamp': ['timestamp with time zone'],
+        'timestamp_ntz': ['timestamp without time zone', 'timestamp'],
+        'binary': ['bytea'],
+        'json': ['json', 'jsonb'],
+    }, {'default_scale': 38, 'timestamp_digits': 6, 'rounding': 'half_away_from_2000'})) }}
+{% endmacro %}
+
+
+{% macro postgres__canonical_value(expression, profile) %}
+    {%- set kind = profile['kind'] -%}
+    {%- if kind in ['integer', 'string'] -%}
+        {#- A character(n) value loses its padding as text already. -#}
+        {{ return(('rtrim(cast(' ~ expression ~ " as text), ' ')") if profile.get('padded') else ('cast(' ~ expression ~ ' as text)')) }}
+    {%- elif kind == 'decimal' -%}
+        {{ return('cast(round(cast(' ~ expression ~ ' as numeric), ' ~ profile['scale'] ~ ') as text)') }}
+    {%- elif kind == 'float' -%}
+        {%- set value = 'cast(' ~ expression ~ ' as double precision)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as real) as double precision)' -%}
+        {{ return(parity._float_text(value, "'NaN'::double precision", "'Infinity'::double precision", parity._postgres_hex_float(value))) }}
+    {%- elif kind == 'boolean' -%}
+        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
+    {%- elif kind == 'boolean_text' -%}
+        {{ return(parity._boolean_text('cast(' ~ expression ~ ' as text)')) }}
+    {%- elif kind == 'uuid' -%}
+        {{ return('lower(cast(' ~ expression ~ ' as text))') }}
+    {%- elif kind == 'date' -%}
+        {{ return("to_char(" ~ expression ~ ", 'YYYY-MM-DD')") }}
+    {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
+        {%- set micros = 'cast(extract(epoch from ' ~ expression ~ ') * 1000000 as bigint)' -%}
+        {%- set rounded = parity._rounded_micros(micros, profile, '({0} / {1})') -%}
+        {#- interval * number goes through a double: seconds and microseconds apart stay exact. -#}
+        {{ return(parity._timestamp_text("to_char(timestamp 'epoch' + (" ~ rounded ~ " / 1000000) * interval '1 second' + (" ~ rounded ~ " % 1000000) * interval '1 microsecond', 'YYYY-MM-DD HH24:MI:SS.US')", profile['digits'])) }}
+    {%- elif kind == 'binary' -%}
+        {{ return("encode(" ~ expression ~ ", 'hex')") }}
+    {%- elif kind in ['json', 'json_text'] -%}
+        {{ return(parity._postgres_json_text('cast(' ~ expression ~ ' as jsonb)', 4)) }}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error("parity: postgres cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+{% endmacro %}
+
+
+{#- C's `%.13a` of a double, from its IEEE 754 bits (float8send), since PostgreSQL has no
+    hexadecimal float format: sign, 52 fraction bits as 13 hex digits, unbiased exponent. -#}
+{% macro _postgres_hex_float(value) %}
+    {%- set bits = "cast(cast(('x' || encode(float8send(" ~ value ~ "), 'hex')) as bit(64)) as bigint)" -%}
+    {%- set exponent = '((' ~ bits ~ ' >> 52) & 2047)' -%}
+    {{ return(
+        "(case when " ~ bits ~ " < 0 then '-' else '' end)"
+        ~ " || (case when " ~ exponent ~ " = 0 then '0x0.' else '0x1.' end)"
+        ~ " || lpad(to_hex(" ~ bits ~ " & 4503599627370495), 13, '0')"
+        ~ " || (case when " ~ exponent ~ " = 0 then 'p-1022' when " ~ exponent ~ " >= 1023 then 'p+' || (" ~ exponent ~ " - 1023)"
+        ~ " else 'p' || (" ~ exponent ~ " - 1023) end)"
+    ) }}
+{% endmacro %}
+
+
+{#- Compact JSON with object keys sorted (by code point, as Spark's variant sorts them) and
+    numbers without trailing zeros, to `depth` levels of nesting; a value nested deeper keeps
+    jsonb's own text (spaces after separators), so it shows as a difference. Each level reads
+    its children through one subquery (object members and array elements alike), which keeps
+    the rendered SQL linear in depth. -#}
+{% macro _postgres_json_text(value, depth) %}
+    {%- if depth == 0 -%}
+        {{ return('cast(' ~ value ~ ' as text)') }}
+    {%- endif -%}
+    {%- set children = '__parity_json' ~ depth -%}
+    {%- set child = parity._postgres_json_text(children ~ '.value', depth - 1) -%}
+    {%- set json_type = 'jsonb_typeof(' ~ value ~ ')' -%}
+    {%- set members = "select key, value, 0 as position from jsonb_each(case when " ~ json_type ~ " = 'object' then " ~ value ~ " end)"
+        ~ " union all select null, value, position from jsonb_array_elements(case when " ~ json_type ~ " = 'array' then " ~ value ~ " end)"
+        ~ " with ordinality as elements (value, position)" -%}
+    {%- set listed = "(select string_agg(case when " ~ children ~ ".key is null then '' else to_json(" ~ children ~ ".key)::text || ':' end || "
+        ~ child ~ ", ',' order by " ~ children ~ '.key collate "C", ' ~ children ~ ".position) from (" ~ members ~ ") as " ~ children ~ ")" -%}
+    {{ return(
+        "case when " ~ json_type ~ " = 'number' then cast(trim_scale(cast(" ~ value ~ " as numeric)) as text)"
+        ~ " when " ~ json_type ~ " in ('object', 'array') then (case when " ~ json_type ~ " = 'object' then '{' else '[' end)"
+        ~ " || coalesce(" ~ listed ~ ", '') || (case when " ~ json_type ~ " = 'object' then '}' else ']' end)"
+        ~ " else cast(" ~ value ~ " as text) end"
+    ) }}
+{% endmacro %}
+
+
+{% macro postgres__row_hash(canonical_expressions) %}
+    {%- set row = parity._row_string(canonical_expressions, 'char_length', 'text') -%}
+    {{ return("cast(cast(('x' || substring(md5(" ~ row ~ "), 18, 15)) as bit(60)) as bigint)") }}
+{% endmacro %}
+
+
+{% macro postgres__segment_checksum(row_hash_column) %}
+    {{ return('sum(cast(' ~ row_hash_column ~ ' as numeric(38, 0)))') }}
+{% endmacro %}
+
+
+{% macro postgres__key_position(expression) %}
+    {{ return('cast(' ~ expression ~ ' as numeric)') }}
+{% endmacro %}
+
+
+{#- numeric arithmetic is exact at any size; div() truncates, and every operand is non-negative. -#}
+{% macro postgres__cell_number() %}
+    {{ return('div(div(__parity_pos - {low}, {scale}) * {cells}, {width})') }}
+{% endmacro %}
+
+
+{% macro postgres__quote_identifier(name) %}
+    {{ return(parity._double_quoted(name)) }}
+{% endmacro %}

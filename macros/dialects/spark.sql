@@ -1,0 +1,100 @@
+{#- Spark (and Databricks): types by kind, canonical values, row hash, checksum, key position and
+    identifiers. Cell numbers are computed by the DataFrame API (src/parity/spark_side.py). -#}
+
+{% macro spark__type_profile(data_type) %}
+    {{ return(parity._profile_by_name(data_type, {
+        'integer': ['tinyint', 'byte', 'smallint', 'short', 'int', 'integer', 'bigint', 'long'],
+        'decimal': ['decimal', 'dec', 'numeric'],
+        'float32': ['float', 'real'],
+        'float64': ['double'],
+        'boolean': ['boolean'],
+        'string': ['string', 'varchar'],
+        'char': ['char'],
+        'date': ['date'],
+        'timestamp': ['timestamp', 'timestamp_ltz'],
+        'timestamp_ntz': ['timestamp_ntz'],
+        'binary': ['binary'],
+        'nested': ['array', 'struct', 'map'],
+    }, {'default_scale': 0, 'timestamp_digits': 6, 'rounding': 'truncate'})) }}
+{% endmacro %}
+
+
+{% macro spark__canonical_value(expression, profile) %}
+    {%- set kind = profile['kind'] -%}
+    {%- if kind == 'integer' -%}
+        {{ return('cast(' ~ expression ~ ' as string)') }}
+    {%- elif kind == 'decimal' -%}
+        {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as string)') }}
+    {%- elif kind == 'float' -%}
+        {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as float) as double)' -%}
+        {#- Java's %a omits the exponent's plus sign that C's prints. -#}
+        {%- set java_hex = "format_string('%.13a', " ~ value ~ ")" -%}
+        {{ return(parity._float_text(value, "double('NaN')", "double('Infinity')",
+            "case when instr(" ~ java_hex ~ ", 'p-') > 0 then " ~ java_hex ~ " else replace(" ~ java_hex ~ ", 'p', 'p+') end")) }}
+    {%- elif kind == 'boolean' -%}
+        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
+    {%- elif kind == 'boolean_text' -%}
+        {{ return(parity._boolean_text('cast(' ~ expression ~ ' as string)')) }}
+    {%- elif kind == 'string' -%}
+        {{ return(('rtrim(cast(' ~ expression ~ ' as string))') if profile.get('padded') else ('cast(' ~ expression ~ ' as string)')) }}
+    {%- elif kind == 'uuid' -%}
+        {{ return('lower(cast(' ~ expression ~ ' as string))') }}
+    {%- elif kind == 'date' -%}
+        {{ return('cast(cast(' ~ expression ~ ' as date) as string)') }}
+    {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
+        {%- set micros = ('unix_micros(' ~ expression ~ ')') if kind == 'timestamp'
+            else parity._spark_wall_clock_micros(expression) -%}
+        {{ return(parity._timestamp_text(parity._spark_micros_text(parity._rounded_micros(micros, profile, '({0} div {1})')), profile['digits'])) }}
+    {%- elif kind == 'binary' -%}
+        {{ return('lower(hex(' ~ expression ~ '))') }}
+    {%- elif kind == 'nested' -%}
+        {#- Through a variant: object keys sorted, no whitespace, numbers in one spelling. -#}
+        {{ return('to_json(parse_json(to_json(' ~ expression ~ ')))') }}
+    {%- elif kind == 'json_text' -%}
+        {{ return('to_json(parse_json(' ~ expression ~ '))') }}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error("parity: spark cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+{% endmacro %}
+
+
+{#- Microseconds from 1970-01-01 00:00:00 to a timestamp_ntz, from its fields: Spark's
+    timestampdiff on timestamp_ntz goes through the session time zone, so a wall-clock time in
+    a DST gap (02:30 on a spring-forward day) would count as the hour after it. -#}
+{% macro _spark_wall_clock_micros(expression) %}
+    {{ return(
+        "(unix_date(cast(" ~ expression ~ " as date)) * 86400000000 + hour(" ~ expression ~ ") * 3600000000"
+        ~ " + cast(minute(" ~ expression ~ ") as bigint) * 60000000 + cast(date_part('SECOND', " ~ expression ~ ") * 1000000 as bigint))"
+    ) }}
+{% endmacro %}
+
+
+{#- `YYYY-MM-DD HH:MM:SS.ffffff` of a count of microseconds since 1970-01-01 00:00:00, by
+    arithmetic on timestamp_ntz, so neither the session time zone nor its DST gaps matter. -#}
+{% macro _spark_micros_text(micros) %}
+    {%- set fraction = 'pmod(' ~ micros ~ ', 1000000)' -%}
+    {{ return(
+        "concat(cast(timestampadd(second, (" ~ micros ~ " - " ~ fraction ~ ") div 1000000,"
+        ~ " timestamp_ntz'1970-01-01 00:00:00') as string), '.', lpad(cast(" ~ fraction ~ " as string), 6, '0'))"
+    ) }}
+{% endmacro %}
+
+
+{% macro spark__row_hash(canonical_expressions) %}
+    {%- set row = parity._row_string(canonical_expressions, 'char_length', 'string') -%}
+    {{ return('cast(conv(substring(md5(' ~ row ~ '), 18, 15), 16, 10) as bigint)') }}
+{% endmacro %}
+
+
+{% macro spark__segment_checksum(row_hash_column) %}
+    {{ return('sum(cast(' ~ row_hash_column ~ ' as decimal(38, 0)))') }}
+{% endmacro %}
+
+
+{% macro spark__key_position(expression) %}
+    {{ return('cast(' ~ expression ~ ' as bigint)') }}
+{% endmacro %}
+
+
+{% macro spark__quote_identifier(name) %}
+    {{ return('`' ~ (name | string).replace('`', '``') ~ '`') }}
+{% endmacro %}
