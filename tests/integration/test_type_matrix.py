@@ -31,6 +31,11 @@ PAIRS = [
         "target": LAKE,
     },
     {
+        "name": "pg_pg",
+        "source": {"source": ["matrix_pg", matrix.CHANGED]},
+        "target": {"source": ["matrix_pg", matrix.TABLE]},
+    },
+    {
         "name": "drifted",
         "source": {"source": ["matrix_pg", matrix.TABLE]},
         "target": {"source": ["matrix_lake", matrix.DRIFTED]},
@@ -86,7 +91,7 @@ def test_copies_rounded_by_different_rules_differ_only_where_the_rules_do(reconc
     }
 
 
-@pytest.mark.parametrize("name", ["changed_pg", "changed_duckdb"])
+@pytest.mark.parametrize("name", ["changed_pg", "changed_duckdb", "pg_pg"])
 def test_every_planted_change_is_found_and_nothing_else(reconciled, name):
     summaries, differences, _ = reconciled
     assert differences[name] == PLANTED
@@ -143,6 +148,8 @@ SPARK_AGAINST_POSTGRES = {
     "wall_s": {"kind": "timestamp_ntz", "digits": 0, "rounding": "half_away_from_2000"},
     "uid": {"kind": "uuid"},
     "blob": {"kind": "binary"},
+    "tiny": {"kind": "integer"},
+    "medium": {"kind": "integer"},
 }
 
 

@@ -49,6 +49,8 @@ COLUMNS = {
     "wall_s": ("timestamp_ntz", "timestamp(0)", "timestamp_s"),
     "uid": ("string", "uuid", "uuid"),
     "blob": ("binary", "bytea", "blob"),
+    "tiny": ("tinyint", "smallint", "tinyint"),
+    "medium": ("int", "integer", "integer"),
 }
 
 UTC = dt.timezone.utc
@@ -233,6 +235,20 @@ ROWS = [
     ),
 ]
 
+# The integer widths the rows above leave out, by id: (tiny, medium).
+NARROW_INTEGERS = {
+    1: (0, 0),
+    2: (-128, -(2**31)),
+    3: (127, 2**31 - 1),
+    4: (None, None),
+    5: (1, -1),
+    6: (-1, 1),
+    7: (7, 7),
+    8: (8, 8),
+    9: (9, 9),
+    10: (10, 10),
+}
+
 # One single-value change per column, each in a row of its own: (column, id, new value), written
 # through the same casts as the copy. Each must be found, and nothing else.
 PLANTED = [
@@ -254,6 +270,8 @@ PLANTED = [
     ("wall_s", 3, dt.datetime(1969, 12, 31, 23, 59, 58)),
     ("uid", 4, "00000000-0000-0000-0000-000000000001"),
     ("blob", 1, b"\x00"),
+    ("tiny", 3, 126),
+    ("medium", 2, -(2**31) + 1),
 ]
 
 # Changes that are no difference by the spec: -0.0 is 0, and a char's padding.
@@ -289,10 +307,11 @@ sources:
 def spark_rows() -> list[dict]:
     """The rows as Spark is given them: each source value in every column derived from it."""
     derived = {"flag_int": "flag", "flag_text": "flag", "at_ms": "at", "wall_s": "wall"}
-    fields = ["id", *(name for name in COLUMNS if name not in derived)]
+    fields = ["id", *(n for n in COLUMNS if n not in derived and n not in ("tiny", "medium"))]
     rows = []
     for values in ROWS:
         row = dict(zip(fields, values, strict=True))
+        row["tiny"], row["medium"] = NARROW_INTEGERS[row["id"]]
         row["amount"] = None if row["amount"] is None else Decimal(row["amount"])
         rows.append({"id": row["id"], **{n: row[derived.get(n, n)] for n in COLUMNS}})
     return rows
