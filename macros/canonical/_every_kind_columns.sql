@@ -5,6 +5,8 @@
     {%- set profiles = [
         ('order_id', {'kind': 'integer'}),
         ('amount', {'kind': 'decimal', 'scale': 2}),
+        ('fx_rate', {'kind': 'decimal', 'scale': 8}),
+        ('yield_rate', {'kind': 'decimal', 'scale': 38}),
         ('discount', {'kind': 'float', 'bits': 64}),
         ('weight', {'kind': 'float', 'bits': 32}),
         ('is_gift', {'kind': 'boolean'}),

@@ -26,7 +26,9 @@
     {%- if kind in ['integer', 'string'] -%}
         {{ return(("rtrim(cast(" ~ expression ~ " as varchar), ' ')") if profile.get('padded') else ('cast(' ~ expression ~ ' as varchar)')) }}
     {%- elif kind == 'decimal' -%}
-        {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as varchar)') }}
+        {%- set text = 'cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as varchar)' -%}
+        {#- DuckDB writes a decimal(38, 38) without its leading zero: .5, -.5. -#}
+        {{ return(("regexp_replace(" ~ text ~ ", '^(-?)[.]', '\\10.')") if profile['scale'] == 38 else text) }}
     {%- elif kind == 'float' -%}
         {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as float) as double)' -%}
         {{ return(parity._float_text(value, "'NaN'::double", "'Infinity'::double", "printf('%.13a', " ~ value ~ ")")) }}

@@ -24,7 +24,10 @@
     {%- if kind == 'integer' -%}
         {{ return('cast(' ~ expression ~ ' as string)') }}
     {%- elif kind == 'decimal' -%}
-        {{ return('cast(cast(' ~ expression ~ ' as decimal(38, ' ~ profile['scale'] ~ ')) as string)') }}
+        {#- Not cast(... as string): with ANSI off (dbt-spark's session) it writes 0E-8 and 1.0E-7.
+            format_number prints the exact value in plain digits whatever the settings; the cast
+            to the negotiated scale has rounded already, so it only adds grouping commas. -#}
+        {{ return("replace(format_number(cast(" ~ expression ~ " as decimal(38, " ~ profile['scale'] ~ ")), " ~ profile['scale'] ~ "), ',', '')") }}
     {%- elif kind == 'float' -%}
         {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as float) as double)' -%}
         {#- Java's %a omits the exponent's plus sign that C's prints. -#}
@@ -48,8 +51,9 @@
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}
     {%- elif kind == 'nested' -%}
-        {#- Through a variant: object keys sorted, no whitespace, numbers in one spelling. -#}
-        {{ return('to_json(parse_json(to_json(' ~ expression ~ ')))') }}
+        {#- Through a variant: object keys sorted, no whitespace, numbers in one spelling. The
+            options pin what the session would decide: nested timestamps in UTC, NULL fields left out. -#}
+        {{ return("to_json(parse_json(to_json(" ~ expression ~ ", map('timeZone', 'UTC', 'ignoreNullFields', 'true'))))") }}
     {%- elif kind == 'json_text' -%}
         {{ return('to_json(parse_json(' ~ expression ~ '))') }}
     {%- endif -%}

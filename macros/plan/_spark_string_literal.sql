@@ -1,4 +1,10 @@
-{#- A Spark SQL string literal holding `text` exactly: backslashes and quotes escaped. -#}
+{#- A Spark SQL expression for the string `text`, read alike whatever the session's parser
+    settings: a plain literal when `text` holds no quote or backslash, else its UTF-8 bytes in
+    hex (with spark.sql.parser.escapedStringLiterals on, backslash escapes would stay as typed). -#}
 {% macro _spark_string_literal(text) %}
-    {{ return("'" ~ (text | string).replace('\\', '\\\\').replace("'", "\\'") ~ "'") }}
+    {%- set text = text | string -%}
+    {%- if "'" not in text and '\\' not in text -%}
+        {{ return("'" ~ text ~ "'") }}
+    {%- endif -%}
+    {{ return("decode(unhex('" ~ text.encode('utf-8').hex() ~ "'), 'UTF-8')") }}
 {% endmacro %}

@@ -12,13 +12,15 @@ import json
 import math
 import struct
 from collections.abc import Iterable
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any
 
 NULL_FIELD = "-"
 HASH_HEX_DIGITS = 15  # the lower 60 bits of the MD5
 EPOCH = dt.datetime(1970, 1, 1)
 EPOCH_2000_MICROS = 946_684_800_000_000
+# Enough digits for any decimal(38, s) (Python's default context keeps 28).
+EXACT = Context(prec=80)
 TRUE_SPELLINGS = {"t", "true", "y", "yes", "1"}
 FALSE_SPELLINGS = {"f", "false", "n", "no", "0"}
 
@@ -41,7 +43,9 @@ def canonical_text(profile: dict[str, Any], value: Any) -> str | None:
     if kind == "integer":
         return str(int(value))
     if kind == "decimal":
-        rounded = Decimal(value).quantize(Decimal(1).scaleb(-profile["scale"]), ROUND_HALF_UP)
+        rounded = Decimal(value).quantize(
+            Decimal(1).scaleb(-profile["scale"]), ROUND_HALF_UP, context=EXACT
+        )
         return f"{abs(rounded) if rounded == 0 else rounded:f}"
     if kind == "float":
         return float_text(float(value), profile["bits"])
@@ -71,7 +75,10 @@ def float_text(value: float, bits: int = 64) -> str:
     """NaN, ±Infinity, 0 for both zeros, else C's ``%.13a`` (Python's float.hex) of the double,
     narrowed first to float32 (nearest, ties to even) when the pair negotiated 32 bits."""
     if bits == 32 and math.isfinite(value):
-        value = struct.unpack("f", struct.pack("f", value))[0]
+        try:
+            value = struct.unpack("f", struct.pack("f", value))[0]
+        except OverflowError:  # rounds past the largest float32: infinity, as every engine casts
+            value = math.copysign(math.inf, value)
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
