@@ -65,10 +65,12 @@
     {%- if normalized['algorithm'] not in ['auto', 'hashdiff', 'joindiff'] -%}
         {{ exceptions.raise_compiler_error(where ~ ": algorithm must be auto, hashdiff or joindiff, not '" ~ normalized['algorithm'] ~ "'") }}
     {%- endif -%}
-    {%- for option, minimum in [('bisection_factor', 2), ('bisection_threshold', 1)] -%}
+    {#- A pass asks for at most 65,536 cells per segment it refines (src/parity/hashdiff.py). -#}
+    {%- for option, minimum, maximum in [('bisection_factor', 2, 65536), ('bisection_threshold', 1, none)] -%}
         {%- set value = normalized[option] -%}
-        {%- if value is not number or value is boolean or (value | int) != value or value < minimum -%}
-            {{ exceptions.raise_compiler_error(where ~ ": " ~ option ~ " must be a whole number of at least " ~ minimum ~ ", not '" ~ value ~ "'") }}
+        {%- if value is not number or value is boolean or (value | int) != value or value < minimum or (maximum is not none and value > maximum) -%}
+            {{ exceptions.raise_compiler_error(where ~ ": " ~ option ~ " must be a whole number of at least " ~ minimum
+                ~ ((" and at most " ~ maximum) if maximum is not none else "") ~ ", not '" ~ value ~ "'") }}
         {%- endif -%}
     {%- endfor -%}
     {{ return(normalized) }}

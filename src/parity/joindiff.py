@@ -92,7 +92,8 @@ def _expanded(
         *keys,
         *values,
         F.coalesce(other_rows, F.lit(0)).alias(f"{prefix}_other_rows"),
-        F.explode(F.sequence(F.lit(1), F.col(count).cast("int"))).alias("_copy_of_value"),
+        # In bigint: a cast to int would wrap past 2^31 copies with ANSI off (dbt-spark's setting).
+        F.explode(F.sequence(F.lit(1).cast("bigint"), F.col(count))).alias("_copy_of_value"),
     )
     order = Window.partitionBy(*keys).orderBy(*[F.col(c).asc_nulls_last() for c in values or keys])
     return copies.select(

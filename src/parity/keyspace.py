@@ -15,6 +15,9 @@ from math import isqrt
 # Every intermediate product (unit * factor**depth) stays below this bound, so engines can compute
 # cells exactly in a decimal(38, 0); key ranges wider than the bound are scaled down first.
 EXACT_PRODUCT_LIMIT = 10**37
+# Every cell number, down to cells of one unit, fits a bigint: Spark's `div` returns one, and past
+# it wraps silently, with ANSI on or off.
+LARGEST_CELL_NUMBER = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -29,8 +32,8 @@ class KeySpace:
         """The space covering every position from ``minimum`` to ``maximum`` inclusive."""
         span = maximum - minimum + 1
         # The deepest useful depth has factor**depth < factor * width, so products stay below
-        # factor * width**2: cap width accordingly.
-        widest = isqrt(EXACT_PRODUCT_LIMIT // factor)
+        # factor * width**2 and cell numbers below factor * width: cap width accordingly.
+        widest = min(isqrt(EXACT_PRODUCT_LIMIT // factor), LARGEST_CELL_NUMBER // factor)
         scale = -(-span // widest)
         return cls(low=minimum, scale=scale, width=-(-span // scale), factor=factor)
 

@@ -17,3 +17,14 @@ def test_spark_cells_match_keyspace(spark, positions, factor, data):
     frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
     found = [(r[0], r[1]) for r in frame.select(POSITION, cell_column(space, depth)).collect()]
     assert found == [(p, space.cell_of(p, depth)) for p in positions]
+
+
+def test_unit_cells_of_the_whole_bigint_range_do_not_wrap(spark):
+    """Factor 23 over every bigint once made unit cells number up to 1.16e19: Spark's `div`
+    returned them as a wrapped bigint, silently, with ANSI on or off."""
+    positions = [-(2**63), -1, 0, 2**62 + 12345, 2**63 - 1]
+    space = KeySpace.spanning(min(positions), max(positions), 23)
+    depth = space.unit_depth()
+    frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
+    found = [r[0] for r in frame.select(cell_column(space, depth)).collect()]
+    assert found == [space.cell_of(p, depth) for p in positions]

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parity.keyspace import EXACT_PRODUCT_LIMIT, KeySpace
+from parity.keyspace import EXACT_PRODUCT_LIMIT, LARGEST_CELL_NUMBER, KeySpace
 
 positions = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 
@@ -25,6 +25,14 @@ def test_cells_nest_and_match_their_bounds(a, b, factor, data):
 def test_products_stay_exact_in_decimal_38(a, b, factor):
     space = KeySpace.spanning(min(a, b), max(a, b), factor)
     assert space.width * space.cells(space.unit_depth()) < EXACT_PRODUCT_LIMIT * factor
+
+
+@given(positions, positions, st.integers(2, 1 << 16))
+def test_cell_numbers_fit_a_bigint_and_divisors_are_never_zero(a, b, factor):
+    """Cell SQL divides by the space's scale and width: both at least 1 for any key range."""
+    space = KeySpace.spanning(min(a, b), max(a, b), factor)
+    assert space.cells(space.unit_depth()) <= LARGEST_CELL_NUMBER
+    assert space.scale >= 1 and space.width >= 1
 
 
 def test_unit_cells_hold_one_position_when_unscaled():
