@@ -1,26 +1,61 @@
-"""One SparkSession for the whole test session, shared with every in-process dbt invocation."""
+"""One SparkSession for the whole test session, shared with every in-process dbt invocation: the
+session a user's `dbt build` runs in, configured by dbt-spark itself."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from dbt.cli.main import dbtRunner, dbtRunnerResult
 from pyspark.sql import SparkSession
 
 from parity.embedded import embedded_session
 
 REPO = Path(__file__).resolve().parents[1]
 
-# Not UTC, and with DST: canonical timestamps must not depend on the session time zone.
+# The zone of the machine's clock, and so the session's: not UTC, and with DST. Canonical
+# timestamps must not depend on it.
 SESSION_TIME_ZONE = "America/New_York"
 
 
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory: pytest.TempPathFactory) -> SparkSession:
-    session = embedded_session(
-        tmp_path_factory.mktemp("spark"),
-        "parity-tests",
-        **{"spark.sql.shuffle.partitions": "4", "spark.sql.session.timeZone": SESSION_TIME_ZONE},
-    )
+    home = tmp_path_factory.mktemp("spark")
+    os.environ["PARITY_SHUFFLE_PARTITIONS"] = "4"  # read by the shipped profile
+    session = embedded_session(home, "parity-tests", f"-Duser.timezone={SESSION_TIME_ZONE}")
+    configure_as_dbt_does(home)
+    # dbt-spark forces ANSI off on its session (dbt/adapters/spark/connections.py): every test
+    # runs with it, not with Spark's own default.
+    assert session.conf.get("spark.sql.ansi.enabled") == "false"
+    assert session.conf.get("spark.sql.session.timeZone") == SESSION_TIME_ZONE
     yield session
     session.stop()
+
+
+def configure_as_dbt_does(scratch: Path) -> None:
+    """Runs one query through dbt-spark's session cursor, which applies the shipped profile's
+    settings and dbt-spark's own to the running session, as in any dbt command."""
+    dbt_on_package(scratch, "show", "--inline", "select 1 as ready")
+
+
+def dbt_on_package(scratch: Path, *args: str) -> dbtRunnerResult:
+    """dbt, in this process, on the package's own project; it writes only under ``scratch``."""
+    result = dbtRunner().invoke(
+        [
+            *args,
+            "--project-dir",
+            str(REPO),
+            "--profiles-dir",
+            str(REPO / "profiles"),
+            "--target-path",
+            str(scratch / "target"),
+            "--log-path",
+            str(scratch / "logs"),
+            "--no-partial-parse",
+            "--no-populate-cache",
+            "--quiet",
+        ]
+    )
+    assert result.success, result.exception
+    return result

@@ -12,6 +12,7 @@ migrated as (
         case when order_id = 64 then customer_id + 1 else customer_id end as customer_id,
         case when order_id = 314 then upper(status) else status end as status,
         cast(case when order_id = 42 then amount + 0.01 else amount end as decimal(14, 4)) as amount,
+        fx_rate,
         case when order_id = 99 then discount + 1e-9 else discount end as discount,
         case when order_id = 500 then not is_gift else is_gift end as is_gift,
         case
@@ -32,6 +33,7 @@ select
     customer_id,
     status,
     amount,
+    fx_rate,
     discount,
     is_gift,
     ordered_at,

@@ -6,6 +6,12 @@ select
         array('placed', 'paid', 'shipped', 'delivered', 'returned'), cast(1 + pmod(id, 5) as int)
     ) as status,
     cast(pmod(id * 104729, 1000000) / 100 as decimal(12, 2)) as amount,
+    -- Eight decimals, one in ten of them zero and many below 1e-6: the values Spark once wrote
+    -- in scientific notation (0E-8) in dbt's session.
+    cast(
+        case when pmod(id, 10) = 0 then 0 else pmod(id * 7919, 1000) * 0.00000001 end
+        as decimal(18, 8)
+    ) as fx_rate,
     cast(pmod(id * 31, 1000) as double) / 997 as discount,
     pmod(id, 7) = 0 as is_gift,
     timestamp_micros(

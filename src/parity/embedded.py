@@ -13,8 +13,11 @@ from pathlib import Path
 from pyspark.sql import SparkSession
 
 
-def embedded_session(home: Path, app_name: str, **settings: str) -> SparkSession:
-    """A local session keeping its tables and Hive metastore under ``home``."""
+def embedded_session(
+    home: Path, app_name: str, java_options: str = "", **settings: str
+) -> SparkSession:
+    """A local session keeping its tables and Hive metastore under ``home``; ``java_options``
+    go to the driver's JVM (``-Duser.timezone=...`` sets the zone a machine would have)."""
     warehouse, metastore = home / "warehouse", home / "metastore_db"
     os.environ["PARITY_WAREHOUSE_DIR"] = str(warehouse)
     os.environ["PARITY_METASTORE_DIR"] = str(metastore)
@@ -26,7 +29,7 @@ def embedded_session(home: Path, app_name: str, **settings: str) -> SparkSession
             "spark.hadoop.javax.jdo.option.ConnectionURL",
             f"jdbc:derby:;databaseName={metastore};create=true",
         )
-        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={home}")
+        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={home} {java_options}")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
     )

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from tests.conftest import dbt_on_package
 from tests.integration.dbt_project_copy import DbtProject
 from tests.integration.postgres_server import postgres_server
 from tests.integration.remote_tables import SOURCES, copy_to_duckdb, copy_to_postgres
@@ -45,3 +48,18 @@ def remote_legacy(scratch, spark, tmp_path_factory, postgres_url):
     copy_to_postgres(spark, table, postgres_url)
     scratch.write("models/legacy_sources.yml", SOURCES)
     return postgres_url
+
+
+@pytest.fixture(scope="session")
+def canonical_selects(tmp_path_factory) -> dict[str, str]:
+    """The canonical select of every dialect (analyses/canonical_select/<dialect>.sql), as
+    `dbt compile` renders it in this process; dbt writes only to a temporary folder."""
+    compiled = dbt_on_package(
+        tmp_path_factory.mktemp("canonical_selects"),
+        "compile",
+        "--select",
+        "path:analyses/canonical_select",
+    )
+    return {
+        Path(r.node.original_file_path).stem: r.node.compiled_code for r in compiled.result.results
+    }

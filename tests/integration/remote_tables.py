@@ -36,6 +36,7 @@ create table orders (
     customer_id integer,
     status varchar(20),
     amount numeric(12, 2),
+    fx_rate numeric(18, 8),
     discount double precision,
     is_gift boolean,
     ordered_at timestamptz,
@@ -61,7 +62,8 @@ def copy_to_duckdb(spark: SparkSession, table: str, folder: Path) -> Path:
 def copy_to_postgres(spark: SparkSession, table: str, url: str) -> None:
     """Row by row through psycopg; timestamps travel as microseconds since the epoch, exactly."""
     rows = spark.sql(
-        f"select order_id, customer_id, status, cast(amount as string), discount, is_gift,"
+        f"select order_id, customer_id, status, cast(amount as string), cast(fx_rate as string),"
+        f" discount, is_gift,"
         f" unix_micros(ordered_at), cast(ship_date as string), note from {table}"
     ).collect()
     with psycopg.connect(url, autocommit=True) as connection:
@@ -69,7 +71,7 @@ def copy_to_postgres(spark: SparkSession, table: str, url: str) -> None:
         connection.execute(POSTGRES_TABLE)
         with connection.cursor() as cursor:
             cursor.executemany(
-                "insert into orders values (%s, %s, %s, %s::numeric, %s, %s,"
+                "insert into orders values (%s, %s, %s, %s::numeric, %s::numeric, %s, %s,"
                 " timestamptz 'epoch' + %s * interval '1 microsecond', %s::date, %s)",
                 [tuple(row) for row in rows],
             )

@@ -34,6 +34,11 @@ GOOD = {
             "parity pair 'p': bisection_threshold must be a whole number",
         ),
         (
+            [{**GOOD, "bisection_factor": 2**64}],
+            "parity pair 'p': bisection_factor must be a whole number of at least 2 and at most"
+            " 65536",
+        ),
+        (
             [{**GOOD, "target": "lakehouse_orders"}],
             "parity pair 'p': 'target' must be {ref: model}",
         ),
@@ -71,7 +76,7 @@ def test_null_keys_fail_the_pair_and_keep_previous_results(scratch, spark):
         "models/orders_with_null_key.sql",
         "select * from {{ ref('legacy_orders') }}\n"
         "union all\n"
-        "select cast(null as bigint), customer_id, status, amount, discount, is_gift,"
+        "select cast(null as bigint), customer_id, status, amount, fx_rate, discount, is_gift,"
         " ordered_at, ship_date, note\n"
         "from {{ ref('legacy_orders') }} where order_id = 5\n",
     )

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 import sqlfluff
-from dbt.cli.main import dbtRunner
 from sqlfluff.core import FluffConfig
 
 from tests.conftest import REPO
@@ -36,46 +35,17 @@ SQLFLUFF_DIALECTS = {
 UPDATE = os.environ.get("PARITY_UPDATE_GOLDEN") == "1"
 
 
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Each analysis compiled by `dbt compile` in this process. Nothing runs a query, so no Spark
-    session starts, and dbt writes only to a temporary folder."""
-    scratch = tmp_path_factory.mktemp("golden")
-    result = dbtRunner().invoke(
-        [
-            "compile",
-            "--select",
-            "path:analyses/canonical_select",
-            "--project-dir",
-            str(REPO),
-            "--profiles-dir",
-            str(REPO / "profiles"),
-            "--target-path",
-            str(scratch / "target"),
-            "--log-path",
-            str(scratch / "logs"),
-            "--no-partial-parse",
-            "--no-populate-cache",
-            "--quiet",
-        ]
-    )
-    assert result.success, result.exception
-    return {
-        Path(r.node.original_file_path).stem: r.node.compiled_code for r in result.result.results
-    }
-
-
 def golden_path(dialect: str) -> Path:
     return GOLDEN / f"{dialect}.sql.golden"
 
 
-def test_every_dialect_has_an_analysis(rendered):
-    assert sorted(rendered) == sorted(SQLFLUFF_DIALECTS)
+def test_every_dialect_has_an_analysis(canonical_selects):
+    assert sorted(canonical_selects) == sorted(SQLFLUFF_DIALECTS)
 
 
 @pytest.mark.parametrize("dialect", sorted(SQLFLUFF_DIALECTS))
-def test_rendered_select_matches_golden(rendered, dialect):
-    text = rendered[dialect].rstrip("\n") + "\n"
+def test_rendered_select_matches_golden(canonical_selects, dialect):
+    text = canonical_selects[dialect].rstrip("\n") + "\n"
     if UPDATE:
         golden_path(dialect).write_text(text)
     golden = golden_path(dialect).read_text()

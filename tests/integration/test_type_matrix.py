@@ -4,16 +4,13 @@ planted in any column of any type is found, and nothing else."""
 
 from __future__ import annotations
 
-import os
-
-import duckdb
-import psycopg
 import pytest
 
 from parity.plan import pairs_from_rows
-from parity.reference import canonical_text, row_hash
+from parity.reference import canonical_text
 from tests.integration import type_matrix as matrix
 from tests.integration.remote_tables import reconcile
+from tests.integration.side_rows import canonical_rows
 
 LAKE = {"source": ["matrix_lake", matrix.TABLE]}
 PAIRS = [
@@ -98,33 +95,11 @@ def test_every_planted_change_is_found_and_nothing_else(reconciled, name):
     assert not summaries[name]["passed"]
 
 
-def _canonical_rows(plan, spark) -> dict[str, tuple]:
-    """Every canonical row of one side, downloaded from its engine, by key."""
-    if plan.dialect == "spark":
-        frame = spark.sql(plan.canonical_sql)
-        names, rows = frame.columns, [tuple(row) for row in frame.collect()]
-    elif plan.dialect == "postgres":
-        with psycopg.connect(os.environ[plan.connection_env]) as connection:
-            cursor = connection.execute(plan.canonical_sql)
-            names, rows = [d.name for d in cursor.description], cursor.fetchall()
-    else:
-        with duckdb.connect(os.environ[plan.connection_env], read_only=True) as connection:
-            cursor = connection.execute(plan.canonical_sql)
-            names, rows = [d[0] for d in cursor.description], cursor.fetchall()
-    fields = [i for i, n in enumerate(names) if n.startswith(("__parity_k", "__parity_c"))]
-    found = {}
-    for row in rows:
-        values = tuple(row[i] for i in fields)
-        assert row[names.index("__parity_hash")] == row_hash(values)
-        found[values[0]] = values
-    return found
-
-
 @pytest.mark.parametrize("name", ["spark_pg", "spark_duckdb"])
 def test_every_row_downloaded_agrees_too(reconciled, spark, name):
     _, _, plans = reconciled
     plan = plans[name]
-    source, target = (_canonical_rows(side, spark) for side in (plan.source, plan.target))
+    source, target = (canonical_rows(side, spark) for side in (plan.source, plan.target))
     assert len(source) == 10 and source == target
 
 
@@ -157,7 +132,7 @@ def test_spark_canonical_values_are_the_references(reconciled, spark):
     """The oracle: each value Spark canonicalized equals the Python reference's text of the
     value written, under the profile negotiated with PostgreSQL."""
     _, _, plans = reconciled
-    canonical = _canonical_rows(plans["spark_pg"].target, spark)
+    canonical = canonical_rows(plans["spark_pg"].target, spark)
     for written in matrix.spark_rows():
         expected = tuple(
             canonical_text(SPARK_AGAINST_POSTGRES[name], written[name]) for name in matrix.COLUMNS
