@@ -4,5 +4,7 @@
         'algorithm': 'auto',
         'bisection_factor': 32,
         'bisection_threshold': 16384,
+        'tolerance': {},
+        'max_row_drift_pct': 0,
     }) }}
 {% endmacro %}

@@ -73,6 +73,11 @@
                 ~ ((" and at most " ~ maximum) if maximum is not none else "") ~ ", not '" ~ value ~ "'") }}
         {%- endif -%}
     {%- endfor -%}
+    {%- do parity._check_tolerance(where, normalized['tolerance']) -%}
+    {%- set drift = parity._tolerance_number(normalized['max_row_drift_pct']) -%}
+    {%- if drift is none or drift < 0 or drift > 100 -%}
+        {{ exceptions.raise_compiler_error(where ~ ": max_row_drift_pct must be a percentage from 0 to 100, not '" ~ normalized['max_row_drift_pct'] ~ "'") }}
+    {%- endif -%}
     {{ return(normalized) }}
 {% endmacro %}
 

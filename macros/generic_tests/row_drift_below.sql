@@ -1,5 +1,5 @@
-{#- Fails when the pair's row drift (differing rows as a percentage of the larger side) exceeds
-    max_pct, or when the pair has no result. -#}
+{#- Fails when the pair's row drift (rows missing or extra on either side, as a percentage of the
+    larger side) exceeds max_pct, or when the pair has no result. -#}
 {% test row_drift_below(model, pair, max_pct) %}
     {%- set pair_literal = parity._spark_string_literal(pair) -%}
     {%- if max_pct is not number or max_pct is boolean or max_pct < 0 -%}

@@ -11,6 +11,7 @@
     {%- set defaulted = not pair['columns'] -%}
     {%- set names = pair['key'] + (pair['columns'] or parity._default_compared_columns(described['source'], pair['key'])) -%}
     {%- set matched = {'source': [], 'target': []} -%}
+    {%- set rules = [] -%}
     {%- set findings = [] -%}
     {%- set left_out = [] -%}
     {%- for name in names -%}
@@ -32,9 +33,13 @@
             {%- else -%}
                 {%- do matched['source'].append({'name': source_column['name'], 'profile': profiles[0]}) -%}
                 {%- do matched['target'].append({'name': target_column['name'], 'profile': profiles[1]}) -%}
+                {%- if loop.index0 >= key_count -%}
+                    {%- do rules.append(parity.column_rule(where, name, profiles[0], pair['tolerance'])) -%}
+                {%- endif -%}
             {%- endif -%}
         {%- endif -%}
     {%- endfor -%}
+    {%- do parity._check_tolerance_columns(where, pair['tolerance'], rules) -%}
     {%- if defaulted -%}
         {%- set compared = (matched['target'] | map(attribute='name') | map('lower') | list) + left_out -%}
         {%- for column in described['target'] if column['name'] | lower not in compared -%}
@@ -56,6 +61,7 @@
             'key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
             'column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
             'config_json': tojson(pair),
+            'column_rules': tojson(rules),
             'schema_findings': tojson(findings),
         }) -%}
     {%- endfor -%}

@@ -16,11 +16,12 @@
             ~ pair['target_relation'] ~ ": " ~ pair['target_rows'] ~ " rows", info=True) -%}
         {%- do log("  missing in target " ~ pair['missing_in_target_rows'] ~ ", missing in source " ~ pair['missing_in_source_rows']
             ~ ", value mismatches " ~ pair['value_mismatch_rows'] ~ " rows (" ~ pair['mismatched_values'] ~ " values)"
+            ~ ", within tolerance " ~ pair['within_tolerance_rows'] ~ " rows (" ~ pair['within_tolerance_values'] ~ " values)"
             ~ ", duplicates in source " ~ pair['duplicate_in_source_rows'] ~ ", in target " ~ pair['duplicate_in_target_rows']
             ~ "; row drift " ~ pair['row_drift_pct'] ~ "%; schema findings " ~ pair['schema_findings'], info=True) -%}
         {%- do log("  checksum passes " ~ pair['checksum_passes'] ~ ", segments checked " ~ pair['segments_checked']
             ~ ", rows moved " ~ pair['rows_moved'] ~ " (out of source " ~ pair['source_rows_moved']
-            ~ ", out of target " ~ pair['target_rows_moved'] ~ "), config " ~ pair['config_hash'][:12], info=True) -%}
+            ~ ", out of target " ~ pair['target_rows_moved'] ~ "), config " ~ pair['config_hash'][:12] ~ ", tolerance " ~ pair['tolerance_hash'][:12], info=True) -%}
         {%- if not pair['passed'] -%}
             {%- set examples = run_query('select key, kind, column_name, source_value, target_value from ' ~ differences
                 ~ ' where pair_name = ' ~ parity._spark_string_literal(pair['pair_name'])

@@ -10,7 +10,9 @@ select
     value_mismatch_rows,
     duplicate_in_source_rows,
     duplicate_in_target_rows,
+    within_tolerance_rows,
     mismatched_values,
+    within_tolerance_values,
     differing_rows,
     schema_findings,
     row_drift_pct,
@@ -21,5 +23,6 @@ select
     source_rows_moved,
     target_rows_moved,
     elapsed_seconds,
-    config_hash
+    config_hash,
+    tolerance_hash
 from {{ ref('parity_pair_results') }}

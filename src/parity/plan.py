@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
+
+from parity.tolerance import ColumnRule
 
 
 @dataclass(frozen=True)
@@ -29,10 +31,21 @@ class PairPlan:
     config: dict[str, Any]
     # Column pairs left out of the comparison: {kind, column_name, source_type, target_type}.
     schema_findings: tuple[dict[str, Any], ...] = ()
+    # Per compared column, in order: its kind and resolved tolerance.
+    column_rules: tuple[ColumnRule, ...] = ()
 
     @property
     def config_hash(self) -> str:
         return config_hash(self.config)
+
+    @property
+    def tolerance_hash(self) -> str:
+        """sha256 of the tolerance matrix as applied: each compared column's kind and options."""
+        return config_hash({"columns": [asdict(rule) for rule in self.column_rules]})
+
+    @property
+    def max_row_drift_pct(self) -> float:
+        return float(self.config.get("max_row_drift_pct", 0))
 
     @property
     def algorithm(self) -> str:
@@ -68,6 +81,10 @@ def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:
             target=_side_plan(by_side["target"]),
             config=json.loads(by_side["source"]["config_json"]),
             schema_findings=tuple(json.loads(by_side["source"].get("schema_findings") or "[]")),
+            column_rules=tuple(
+                ColumnRule.from_plan(rule)
+                for rule in json.loads(by_side["source"].get("column_rules") or "[]")
+            ),
         )
         for name, by_side in sorted(sides.items())
     ]

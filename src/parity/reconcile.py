@@ -17,6 +17,7 @@ from parity.joindiff import joindiff
 from parity.log import logger
 from parity.plan import PairPlan, SidePlan, pairs_from_rows
 from parity.results import RESULT_SCHEMA, Findings, row_diff_frame, summarize
+from parity.rowdiff import VALUE_MISMATCH
 from parity.sides import Side
 from parity.spark_side import SparkSide, key_columns, value_columns
 from parity.sql_side import SqlSide
@@ -60,7 +61,9 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
                 pair.name, source, target, pair.bisection_factor, pair.bisection_threshold
             )
             sizes, stats = (outcome.source_rows, outcome.target_rows), outcome.stats
-            findings = summarize(row_diff_frame(spark, outcome.diffs), pair.source.column_names)
+            findings = summarize(
+                row_diff_frame(spark, outcome.diffs), pair.source.column_names, pair.column_rules
+            )
         else:
             sizes = (source.profile().checksum.rows, target.profile().checksum.rows)
             # joindiff compares inside Spark: no checksum drill-down, and no row leaves an
@@ -69,7 +72,7 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
             diffs = joindiff(
                 source.frame, target.frame, key_columns(pair.source), value_columns(pair.source)
             )
-            findings = summarize(diffs, pair.source.column_names)
+            findings = summarize(diffs, pair.source.column_names, pair.column_rules)
     except AnalysisException as error:
         raise ParityError(pair.name, f"Spark could not run the pair's SQL: {error}") from error
     finally:
@@ -107,11 +110,14 @@ def _result_row(
 ) -> tuple:
     differing = findings.differing_rows
     schema = [
-        (None, f["kind"], f["column_name"], f["source_type"], f["target_type"])
+        (None, f["kind"], f["column_name"], f["source_type"], f["target_type"], None, None)
         for f in pair.schema_findings
     ]
     largest = max(sizes)
-    drift = round(100.0 * differing / largest, 6) if largest else 0.0
+    # Rows missing or extra on either side, as a share of the larger side.
+    drift = round(100.0 * findings.missing_or_extra_rows / largest, 6) if largest else 0.0
+    mismatched = findings.counts[f"{VALUE_MISMATCH}_rows"]
+    passed = mismatched == 0 and drift <= pair.max_row_drift_pct and not schema
     return (
         pair.name,
         pair.source.relation_name,
@@ -120,10 +126,11 @@ def _result_row(
         *sizes,
         *findings.counts.values(),
         findings.mismatched_values,
+        findings.within_tolerance_values,
         differing,
         len(schema),
         drift,
-        differing == 0 and not schema,
+        passed,
         stats.passes,
         stats.segments_checked,
         stats.rows_moved,
@@ -131,5 +138,6 @@ def _result_row(
         stats.target_rows_moved,
         elapsed,
         pair.config_hash,
+        pair.tolerance_hash,
         findings.differences + schema,
     )

@@ -1,7 +1,8 @@
 """From row differences to the published result: one row per pair, its differences nested.
 
-Both algorithms hand their row differences to ``summarize`` as a DataFrame, so counts, drift and
-the layout of each difference are computed by one piece of code, in one Spark action.
+Both algorithms hand their row differences to ``summarize`` as a DataFrame, so counts, tolerance
+verdicts (tolerance.py) and the layout of each difference are computed by one piece of code, in
+one Spark action.
 """
 
 from __future__ import annotations
@@ -9,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from parity.rowdiff import KINDS, VALUE_MISMATCH, RowDiff
+from parity.tolerance import ColumnRule, verdict
 
 TEXT_ARRAY = T.ArrayType(T.StringType())
 
@@ -33,10 +35,15 @@ DIFFERENCE = T.StructType(
         T.StructField("column_name", T.StringType(), True),
         T.StructField("source_value", T.StringType(), True),
         T.StructField("target_value", T.StringType(), True),
+        T.StructField("delta", T.StringType(), True),
+        T.StructField("relative_error", T.DoubleType(), True),
     ]
 )
 
-COUNTS = [f"{kind}_rows" for kind in KINDS]
+# A value pair the pair's tolerance accepts: kept and shown, but failing nothing.
+WITHIN_TOLERANCE = "within_tolerance"
+ROW_KINDS = (*KINDS, WITHIN_TOLERANCE)
+COUNTS = [f"{kind}_rows" for kind in ROW_KINDS]
 
 RESULT_SCHEMA = T.StructType(
     [
@@ -48,6 +55,7 @@ RESULT_SCHEMA = T.StructType(
         T.StructField("target_rows", T.LongType(), False),
         *[T.StructField(name, T.LongType(), False) for name in COUNTS],
         T.StructField("mismatched_values", T.LongType(), False),
+        T.StructField("within_tolerance_values", T.LongType(), False),
         T.StructField("differing_rows", T.LongType(), False),
         T.StructField("schema_findings", T.LongType(), False),
         T.StructField("row_drift_pct", T.DoubleType(), False),
@@ -59,7 +67,20 @@ RESULT_SCHEMA = T.StructType(
         T.StructField("target_rows_moved", T.LongType(), False),
         T.StructField("elapsed_seconds", T.DoubleType(), False),
         T.StructField("config_hash", T.StringType(), False),
+        T.StructField("tolerance_hash", T.StringType(), False),
         T.StructField("differences", T.ArrayType(DIFFERENCE, False), False),
+    ]
+)
+
+# One differing value of a row, or the whole row for a row missing or duplicated.
+CELL = T.StructType(
+    [
+        T.StructField("column_name", T.StringType(), True),
+        T.StructField("source_value", T.StringType(), True),
+        T.StructField("target_value", T.StringType(), True),
+        T.StructField("within", T.BooleanType(), False),
+        T.StructField("delta", T.StringType(), True),
+        T.StructField("relative_error", T.DoubleType(), True),
     ]
 )
 
@@ -68,11 +89,17 @@ RESULT_SCHEMA = T.StructType(
 class Findings:
     counts: dict[str, int]
     mismatched_values: int
+    within_tolerance_values: int
     differences: list[tuple[Any, ...]]
 
     @property
     def differing_rows(self) -> int:
-        return sum(self.counts.values())
+        """Rows that differ beyond tolerance: every kind but within_tolerance."""
+        return sum(n for name, n in self.counts.items() if name != f"{WITHIN_TOLERANCE}_rows")
+
+    @property
+    def missing_or_extra_rows(self) -> int:
+        return sum(self.counts[f"{kind}_rows"] for kind in KINDS if kind != VALUE_MISMATCH)
 
 
 def row_diff_frame(spark: SparkSession, diffs: list[RowDiff]) -> DataFrame:
@@ -82,55 +109,85 @@ def row_diff_frame(spark: SparkSession, diffs: list[RowDiff]) -> DataFrame:
     )
 
 
-def summarize(row_diffs: DataFrame, column_names: tuple[str, ...]) -> Findings:
-    """Counts by kind and every difference, sorted, in one action over the row differences."""
+def summarize(
+    row_diffs: DataFrame, column_names: tuple[str, ...], rules: tuple[ColumnRule, ...]
+) -> Findings:
+    """Counts by kind and every difference, sorted, in one action over the row differences.
+    Each differing value of a value mismatch gets the tolerance verdict of its column; a row
+    whose differing values are all within tolerance is a within_tolerance row."""
     names = F.array(*[F.lit(n) for n in column_names]).cast("array<string>")
-    cells = F.filter(
-        F.transform(
-            F.sequence(F.lit(0), F.lit(len(column_names) - 1))
-            if column_names
-            else F.array().cast("array<int>"),
-            lambda i: F.struct(
-                names[i].alias("column_name"),
-                F.col("source_values")[i].alias("source_value"),
-                F.col("target_values")[i].alias("target_value"),
-            ),
-        ),
-        lambda cell: ~cell["source_value"].eqNullSafe(cell["target_value"]),
-    )
     whole_row = F.struct(
         F.lit(None).cast("string").alias("column_name"),
         _as_json(names, "source_values").alias("source_value"),
         _as_json(names, "target_values").alias("target_value"),
+        F.lit(False).alias("within"),
+        F.lit(None).cast("string").alias("delta"),
+        F.lit(None).cast("double").alias("relative_error"),
+    )
+    is_value_row = F.col("kind") == VALUE_MISMATCH
+    cells = F.when(is_value_row, _differing_values(column_names, rules)).otherwise(
+        F.array(whole_row)
     )
     key = F.when(F.size("key") == 1, F.col("key")[0]).otherwise(F.to_json("key"))
-    per_row = row_diffs.select(
-        "kind",
-        F.when(F.col("kind") == VALUE_MISMATCH, cells).otherwise(F.array(whole_row)).alias("cells"),
-        key.alias("key"),
+    per_row = row_diffs.select(F.col("kind"), cells.alias("cells"), key.alias("key")).select(
+        F.when(is_value_row & F.forall("cells", lambda c: c["within"]), F.lit(WITHIN_TOLERANCE))
+        .otherwise(F.col("kind"))
+        .alias("kind"),
+        "cells",
+        "key",
+        is_value_row.alias("is_value_row"),
     )
     as_differences = F.transform(
         "cells",
         lambda cell: F.struct(
             F.col("key").alias("key"),
-            F.col("kind").alias("kind"),
+            F.when(cell["within"], F.lit(WITHIN_TOLERANCE))
+            .when(F.col("is_value_row"), F.lit(VALUE_MISMATCH))
+            .otherwise(F.col("kind"))
+            .alias("kind"),
             cell["column_name"].alias("column_name"),
             cell["source_value"].alias("source_value"),
             cell["target_value"].alias("target_value"),
+            cell["delta"].alias("delta"),
+            cell["relative_error"].alias("relative_error"),
         ),
     )
+
+    def values(within: bool) -> Column:
+        chosen = F.filter("cells", lambda c: c["within"] if within else ~c["within"])
+        return F.sum(F.when(F.col("is_value_row"), F.size(chosen)).otherwise(0))
+
     result = per_row.agg(
-        *[F.count_if(F.col("kind") == k).alias(k) for k in KINDS],
-        F.sum(F.when(F.col("kind") == VALUE_MISMATCH, F.size("cells")).otherwise(0)).alias(
-            "mismatched_values"
-        ),
+        *[F.count_if(F.col("kind") == k).alias(k) for k in ROW_KINDS],
+        values(False).alias("mismatched_values"),
+        values(True).alias("within_tolerance_values"),
         F.array_sort(F.flatten(F.collect_list(as_differences))).alias("differences"),
     ).first()
     return Findings(
-        counts={f"{k}_rows": int(result[k]) for k in KINDS},
+        counts={f"{k}_rows": int(result[k]) for k in ROW_KINDS},
         mismatched_values=int(result["mismatched_values"] or 0),
+        within_tolerance_values=int(result["within_tolerance_values"] or 0),
         differences=[tuple(d) for d in result["differences"]],
     )
+
+
+def _differing_values(column_names: tuple[str, ...], rules: tuple[ColumnRule, ...]) -> Column:
+    """The values of a row pair that differ, each with its column's tolerance verdict."""
+    cells = []
+    for index, (name, rule) in enumerate(zip(column_names, rules, strict=True)):
+        source, target = F.col("source_values")[index], F.col("target_values")[index]
+        judged = verdict(rule, source, target)
+        cell = F.struct(
+            F.lit(name).alias("column_name"),
+            source.alias("source_value"),
+            target.alias("target_value"),
+            judged.within.alias("within"),
+            judged.delta.alias("delta"),
+            judged.relative_error.alias("relative_error"),
+        )
+        cells.append(F.when(~source.eqNullSafe(target), cell))
+    listed = F.array(*cells) if cells else F.array(F.lit(None).cast(CELL))
+    return F.filter(listed, lambda c: c.isNotNull())
 
 
 def _as_json(names: Any, values: str) -> Any:

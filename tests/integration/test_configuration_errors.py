@@ -44,6 +44,39 @@ GOOD = {
         ),
         ([{**GOOD, "source": {"ref": "no_such_model"}}], "no_such_model"),
         (
+            [{**GOOD, "tolerance": {"defaults": {"numeric": {"rel_tol": 1}}}}],
+            "parity pair 'p': tolerance for type family 'numeric': rel_tol must be a number from"
+            " 0 up to (not including) 1, not '1'",
+        ),
+        (
+            [{**GOOD, "tolerance": {"columns": {"amount": {"abs_tol": "-0.5"}}}}],
+            "parity pair 'p': tolerance for column 'amount': abs_tol must be a number of at"
+            " least 0",
+        ),
+        (
+            [{**GOOD, "tolerance": {"defaults": {"numeric": {"temporal_tolerance_ms": 1}}}}],
+            "parity pair 'p': tolerance for type family 'numeric': unknown option"
+            " 'temporal_tolerance_ms' (allowed: abs_tol, rel_tol, rel_floor)",
+        ),
+        (
+            [{**GOOD, "tolerance": {"columns": {"gone": {"abs_tol": 1}}}}],
+            "parity pair 'p': tolerance names column 'gone', which the pair does not compare",
+        ),
+        (
+            [{**GOOD, "tolerance": {"columns": {"note": {"temporal_tolerance_ms": 5}}}}],
+            "parity pair 'p': tolerance for column 'note': temporal_tolerance_ms does not apply"
+            " to a string column",
+        ),
+        (
+            [{**GOOD, "tolerance": {"columns": {"is_gift": {"abs_tol": 1}}}}],
+            "parity pair 'p': tolerance for column 'is_gift': abs_tol does not apply to a"
+            " boolean column (it is compared exactly)",
+        ),
+        (
+            [{**GOOD, "max_row_drift_pct": -1}],
+            "parity pair 'p': max_row_drift_pct must be a percentage from 0 to 100",
+        ),
+        (
             [{**GOOD, "renames": {"order_id": "ship_date"}}],
             "parity pair 'p': key column 'order_id': bigint (spark) and date (spark)"
             " cannot be compared",

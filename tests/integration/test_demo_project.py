@@ -49,7 +49,9 @@ def test_summary_counts_and_identical_copy(demo, spark):
     assert orders["value_mismatch_rows"] == 8 and orders["mismatched_values"] == 8
     assert orders["duplicate_in_target_rows"] == 1 and orders["duplicate_in_source_rows"] == 0
     assert orders["differing_rows"] == 13 and not orders["passed"]
-    assert orders["row_drift_pct"] == round(100 * 13 / 3001, 6)
+    assert orders["within_tolerance_rows"] == 0 and orders["within_tolerance_values"] == 0
+    # Row drift: the rows missing or extra on either side, of the larger side.
+    assert orders["row_drift_pct"] == round(100 * 5 / 3001, 6)
     assert orders["algorithm"] == "joindiff" and pairs["orders_hashdiff"]["algorithm"] == "hashdiff"
     copy = pairs["orders_copy"]
     assert copy["passed"] and copy["differing_rows"] == 0
@@ -63,9 +65,11 @@ def test_hashdiff_and_joindiff_report_the_same_values(demo, spark):
     mismatches = {
         r[0]: r[2:] for r in differences(spark, demo.schema, "orders") if r[1] == "value_mismatch"
     }
-    assert mismatches["770"] == ("note", None, "")
-    assert mismatches["2718"][0] == "ordered_at"
-    assert mismatches["42"] == ("amount", "3986.18", "3986.19")
+    # column, both canonical values, the delta (target - source, in the column's unit) and the
+    # relative error.
+    assert mismatches["770"] == ("note", None, "", None, None)
+    assert mismatches["2718"][0] == "ordered_at" and mismatches["2718"][3] == "1000.000"
+    assert mismatches["42"] == ("amount", "3986.18", "3986.19", "0.01", 0.01 / 3986.19)
 
 
 def test_canonical_sql_hashes_as_the_reference_does(demo, spark):

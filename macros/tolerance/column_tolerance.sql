@@ -1,0 +1,43 @@
+{#- The tolerance one compared column is evaluated with, once its negotiated kind is known: the
+    defaults of its type family, overridden by the options set for the column itself. An option
+    set for the column that its type family does not have is an error naming pair, column and
+    type; a column with no family is compared exactly. Column names match case-insensitively. -#}
+{% macro column_tolerance(where, column_name, kind, tolerance) %}
+    {%- set family = parity._tolerance_family(kind) -%}
+    {%- set own = {} -%}
+    {%- for name, options in (tolerance.get('columns') or {}).items() if name | lower == column_name | lower -%}
+        {%- do own.update(options) -%}
+    {%- endfor -%}
+    {%- set allowed = parity._tolerance_options().get(family, []) -%}
+    {%- for option in own if option not in allowed -%}
+        {{ exceptions.raise_compiler_error(where ~ ": tolerance for column '" ~ column_name ~ "': " ~ option ~ " does not apply to a "
+            ~ kind ~ " column" ~ ((" (its options: " ~ (allowed | join(', ')) ~ ")") if allowed else " (it is compared exactly)")) }}
+    {%- endfor -%}
+    {%- set resolved = {} -%}
+    {%- do resolved.update((tolerance.get('defaults') or {}).get(family, {})) -%}
+    {%- do resolved.update(own) -%}
+    {{ return(resolved) }}
+{% endmacro %}
+
+
+{#- What the comparison needs to know of one compared column: its name, the kind both sides
+    were canonicalized as (with a decimal's scale, to read the exact value back) and its
+    resolved tolerance ({} when compared exactly). -#}
+{% macro column_rule(where, column_name, profile, tolerance) %}
+    {%- set rule = {'column': column_name, 'kind': profile['kind'], 'tolerance': parity.column_tolerance(where, column_name, profile['kind'], tolerance)} -%}
+    {%- if profile['kind'] == 'decimal' -%}
+        {%- do rule.update({'scale': profile['scale']}) -%}
+    {%- endif -%}
+    {{ return(rule) }}
+{% endmacro %}
+
+
+{#- Every column named in tolerance.columns is one the pair compares (not a key column, not left
+    out as a schema finding). -#}
+{% macro _check_tolerance_columns(where, tolerance, rules) %}
+    {%- set compared = rules | map(attribute='column') | list -%}
+    {%- for name in (tolerance.get('columns') or {}) if name | lower not in compared | map('lower') | list -%}
+        {{ exceptions.raise_compiler_error(where ~ ": tolerance names column '" ~ name ~ "', which the pair does not compare"
+            ~ " (key columns are compared exactly; compared columns: " ~ (compared | join(', ')) ~ ")") }}
+    {%- endfor -%}
+{% endmacro %}

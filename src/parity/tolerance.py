@@ -1,0 +1,178 @@
+"""Whether two differing values of a column are within the pair's tolerance, as Spark SQL.
+
+Both algorithms hand over the canonical texts of the rows that differ (docs/canonical-encoding.md).
+Those texts are exact: a decimal at the negotiated scale, a float's exact binary value, a
+timestamp's microseconds. So the typed values are read back from them, in Spark, and compared
+in exact arithmetic where the type is exact: decimals and integers as decimals (never through a
+double), floats as doubles, timestamps as microseconds, dates as days. Only differing values
+reach this code; rows that match never do.
+
+A number is within tolerance when |b - a| <= abs_tol, or when |b - a| <= rel_tol *
+max(|a|, |b|, rel_floor): either suffices, as in Python's math.isclose. A value against NULL, NaN
+or an infinity (that is not equal) is never within tolerance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal
+from typing import Any
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+
+from parity.reference import EXACT
+
+# Spark subtracts two decimal(38, s) at scale s - 1 (its precision stops at 38): values are read
+# at 37 digits, so the difference of two fits exactly. A value that needs all 38 digits is not
+# read (NULL), and so is never within tolerance.
+EXACT_DIGITS = 37
+MICROS_PER_MS = 1000
+
+
+@dataclass(frozen=True)
+class ColumnRule:
+    """One compared column: the kind both sides were canonicalized as, and its tolerance."""
+
+    column: str
+    kind: str
+    tolerance: dict[str, Any]
+    scale: int = 0
+
+    @classmethod
+    def from_plan(cls, rule: dict[str, Any]) -> ColumnRule:
+        options = {
+            name: value if isinstance(value, bool) else str(Decimal(str(value)).normalize())
+            for name, value in rule["tolerance"].items()
+        }
+        return cls(rule["column"], rule["kind"], options, int(rule.get("scale", 0)))
+
+    def number(self, option: str) -> Decimal | None:
+        value = self.tolerance.get(option)
+        return None if value is None else Decimal(value)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    within: Column  # boolean, never NULL
+    delta: Column  # target - source as text, in the column's unit; NULL where it has none
+    relative_error: Column  # |delta| / max(|a|, |b|, rel_floor) for numbers, else NULL
+
+
+def verdict(rule: ColumnRule, source: Column, target: Column) -> Verdict:
+    """The verdict on a pair of differing canonical texts of one column."""
+    if rule.kind in ("integer", "decimal"):
+        return _exact_number(rule, source, target)
+    if rule.kind == "float":
+        return _float(rule, source, target)
+    if rule.kind in ("timestamp", "timestamp_ntz"):
+        return _timestamp(rule, source, target)
+    if rule.kind == "date":
+        return _date(rule, source, target)
+    if rule.kind == "string":
+        return _string(rule, source, target)
+    return Verdict(F.lit(False), F.lit(None).cast("string"), F.lit(None).cast("double"))
+
+
+def _exact_number(rule: ColumnRule, source: Column, target: Column) -> Verdict:
+    scale = min(rule.scale, EXACT_DIGITS)
+    a, b = _exact_decimal(source, rule.scale), _exact_decimal(target, rule.scale)
+    delta = b - a  # decimal(38, scale): exact
+    magnitude = F.abs(delta)
+    within = F.lit(False)
+    abs_tol = rule.number("abs_tol")
+    if abs_tol is not None:
+        # delta is a multiple of 10^-scale: compare with the tolerance floored to that grid, in
+        # the same type, so no comparison rounds.
+        grid = _floored(abs_tol, scale)
+        within = within | (magnitude <= F.lit(grid).cast(f"decimal(38,{scale})"))
+    relative = _relative_error(magnitude.cast("double"), a.cast("double"), b.cast("double"), rule)
+    within = _with_relative(within, relative, rule)
+    text = F.regexp_replace(F.format_number(delta, scale), ",", "")
+    return Verdict(F.coalesce(within, F.lit(False)), text, relative)
+
+
+def _float(rule: ColumnRule, source: Column, target: Column) -> Verdict:
+    # Canonical floats are Java-readable hex (0x1.999999999999ap-4): exact doubles.
+    a, b = source.try_cast("double"), target.try_cast("double")
+    finite = ~F.isnan(a) & ~F.isnan(b) & (F.abs(a) < float("inf")) & (F.abs(b) < float("inf"))
+    delta = b - a
+    within = F.lit(False)
+    abs_tol = rule.number("abs_tol")
+    if abs_tol is not None:
+        within = within | (F.abs(delta) <= F.lit(float(abs_tol)))
+    relative = _relative_error(F.abs(delta), a, b, rule)
+    within = _with_relative(within, relative, rule) & finite
+    return Verdict(F.coalesce(within, F.lit(False)), delta.cast("string"), relative)
+
+
+def _relative_error(magnitude: Column, a: Column, b: Column, rule: ColumnRule) -> Column:
+    floor = float(rule.number("rel_floor") or 0)
+    scale = F.greatest(F.abs(a), F.abs(b), F.lit(floor))
+    return F.when(scale > 0, magnitude / scale)
+
+
+def _with_relative(within: Column, relative: Column, rule: ColumnRule) -> Column:
+    rel_tol = rule.number("rel_tol")
+    return within if rel_tol is None else within | (relative <= F.lit(float(rel_tol)))
+
+
+def _timestamp(rule: ColumnRule, source: Column, target: Column) -> Verdict:
+    lag = _micros(target) - _micros(source)
+    within = F.lit(False)
+    tolerance = rule.number("temporal_tolerance_ms")
+    if tolerance is not None:
+        within = F.abs(lag) <= F.lit(int(tolerance * MICROS_PER_MS))
+    text = F.regexp_replace(F.format_number(lag.cast("decimal(38,0)") / MICROS_PER_MS, 3), ",", "")
+    return Verdict(F.coalesce(within, F.lit(False)), text, F.lit(None).cast("double"))
+
+
+def _date(rule: ColumnRule, source: Column, target: Column) -> Verdict:
+    days = F.datediff(target.try_cast("date"), source.try_cast("date"))
+    within = F.lit(False)
+    tolerance = rule.number("temporal_tolerance_days")
+    if tolerance is not None:
+        within = F.abs(days) <= F.lit(int(tolerance))
+    return Verdict(
+        F.coalesce(within, F.lit(False)), days.cast("string"), F.lit(None).cast("double")
+    )
+
+
+def _string(rule: ColumnRule, source: Column, target: Column) -> Verdict:
+    def normalized(text: Column) -> Column:
+        if rule.tolerance.get("trim"):
+            text = F.regexp_replace(text, r"^\s+|\s+$", "")
+        if rule.tolerance.get("case_insensitive"):
+            text = F.lower(text)
+        if rule.tolerance.get("empty_equals_null"):
+            text = F.when(text != "", text)
+        return text
+
+    within = normalized(source).eqNullSafe(normalized(target)) if rule.tolerance else F.lit(False)
+    return Verdict(within, F.lit(None).cast("string"), F.lit(None).cast("double"))
+
+
+def _exact_decimal(text: Column, scale: int) -> Column:
+    if scale <= EXACT_DIGITS:
+        return text.try_cast(f"decimal({EXACT_DIGITS},{scale})")
+    kept = text.try_cast(f"decimal({EXACT_DIGITS},{EXACT_DIGITS})")
+    return F.when(text.try_cast(f"decimal(38,{scale})") == kept, kept)
+
+
+def _micros(text: Column) -> Column:
+    """Microseconds from 1970-01-01 of a canonical timestamp, from its fields: a cast through
+    the session time zone would move wall-clock times in a DST gap."""
+    ts = text.try_cast("timestamp_ntz")
+    seconds = F.date_part(F.lit("SECOND"), ts)
+    return (
+        F.unix_date(ts.cast("date")).cast("bigint") * 86_400_000_000
+        + F.hour(ts).cast("bigint") * 3_600_000_000
+        + F.minute(ts).cast("bigint") * 60_000_000
+        + (seconds * 1_000_000).cast("bigint")
+    )
+
+
+def _floored(value: Decimal, scale: int) -> str:
+    step = Decimal(1).scaleb(-scale)
+    largest = EXACT.subtract(EXACT.power(10, 38 - scale), step)
+    return f"{min(value, largest).quantize(step, ROUND_FLOOR, context=EXACT):f}"

@@ -1,0 +1,251 @@
+"""A tolerance matrix, evaluated in Spark on the rows that differ, by both algorithms and across
+engines: each drift inside its column's tolerance is kept as within_tolerance with its delta and
+fails nothing; each drift beyond it is a value_mismatch; the generic tests give the verdicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.integration.remote_tables import reconcile
+
+# 2^60: a bigint whose +1 a trip through double would lose.
+SERIAL = 2**60
+
+TOLERANCE_SOURCE = f"""
+select *, cast(order_id as bigint) + {SERIAL} as serial from {{{{ ref('legacy_orders') }}}}
+"""
+
+# Each change: (order, column, SQL of the new value, within the tolerance below?).
+CHANGES = [
+    (10, "amount", "amount + 0.01", True),
+    (11, "amount", "amount + 0.02", False),
+    (20, "discount", "discount * (1 + 1e-12)", True),
+    (21, "discount", "discount * (1 + 1e-6)", False),
+    (30, "ordered_at", "ordered_at + interval 400 microseconds", True),
+    (31, "ordered_at", "ordered_at + interval 2 milliseconds", False),
+    (40, "ship_date", "date_add(ship_date, 1)", True),
+    (41, "ship_date", "date_add(ship_date, 2)", False),
+    (50, "status", "upper(status)", True),
+    (51, "status", "concat(' ', status, '\\t')", True),
+    (52, "status", "'bogus'", False),
+    (66, "note", "''", True),  # NULL in the source
+    (70, "customer_id", "customer_id + 1", False),
+    (80, "serial", "serial + 1", False),
+    (90, "fx_rate", "fx_rate + 0.00000001", True),
+    (91, "fx_rate", "fx_rate + 0.00000002", False),
+]
+COLUMNS = [
+    "customer_id",
+    "status",
+    "amount",
+    "fx_rate",
+    "discount",
+    "is_gift",
+    "ordered_at",
+    "ship_date",
+    "note",
+    "serial",
+]
+
+TOLERANCE = {
+    "defaults": {
+        # As YAML reads 1e-9: text. Both spellings are numbers to parity.
+        "numeric": {"rel_tol": "1e-9"},
+        "timestamp": {"temporal_tolerance_ms": 1},
+        "date": {"temporal_tolerance_days": 1},
+        "string": {"trim": True, "case_insensitive": True, "empty_equals_null": True},
+    },
+    "columns": {
+        "amount": {"abs_tol": 0.01},
+        "fx_rate": {"abs_tol": 0.00000001},
+        "serial": {"abs_tol": 0.5, "rel_tol": 0},
+    },
+}
+
+TESTS = """
+version: 2
+models:
+  - name: tolerance_target
+    data_tests:
+      - parity.no_differences:
+          name: no_differences_beyond_tolerance_fails
+          arguments: {pair: tol_joindiff}
+      - parity.in_parity:
+          name: in_parity_fails
+          arguments: {pair: tol_joindiff}
+      - parity.column_drift_below:
+          name: amount_drift_fails
+          arguments: {pair: tol_joindiff, column: amount, max_pct: 0.01}
+      - parity.column_drift_below:
+          name: status_drift_passes
+          arguments: {pair: tol_joindiff, column: status, max_pct: 0.1}
+      - parity.column_drift_below:
+          name: discount_relative_error_fails
+          arguments: {pair: tol_joindiff, column: discount, max_relative_error: 1.0e-9}
+  - name: tolerance_within
+    data_tests:
+      - parity.no_differences:
+          name: no_differences_within_tolerance_passes
+          arguments: {pair: tol_within}
+      - parity.in_parity:
+          name: in_parity_passes
+          arguments: {pair: tol_within}
+      - parity.column_drift_below:
+          name: discount_relative_error_passes
+          arguments: {pair: tol_within, column: discount, max_relative_error: 1.0e-9}
+"""
+
+
+def drifted(changes) -> str:
+    assignments = {
+        column: " ".join(
+            f"when order_id = {order} then {sql}"
+            for order, changed, sql, _ in changes
+            if changed == column
+        )
+        for column in COLUMNS
+    }
+    select = ", ".join(
+        f"case {assignments[c]} else {c} end as {c}" if assignments[c] else c for c in COLUMNS
+    )
+    return f"select order_id, {select} from {{{{ ref('tolerance_source') }}}}\n"
+
+
+def pair(name, target, **options):
+    return {
+        "name": name,
+        "source": {"ref": "tolerance_source"},
+        "target": {"ref": target},
+        "key": "order_id",
+        "tolerance": TOLERANCE,
+        **options,
+    }
+
+
+@pytest.fixture(scope="module")
+def reconciled(scratch, spark, remote_legacy):
+    scratch.write("models/tolerance_source.sql", TOLERANCE_SOURCE)
+    scratch.write("models/tolerance_target.sql", drifted(CHANGES))
+    scratch.write("models/tolerance_within.sql", drifted([c for c in CHANGES if c[3]]))
+    scratch.write("models/tolerance_tests.yml", TESTS)
+    built = scratch.dbt(
+        "run",
+        "--select",
+        "tolerance_source tolerance_target tolerance_within",
+        vars=scratch.demo_vars(),
+    )
+    assert built.success
+    pairs = [
+        pair("tol_joindiff", "tolerance_target"),
+        pair("tol_hashdiff", "tolerance_target", algorithm="hashdiff", bisection_threshold=16),
+        pair("tol_within", "tolerance_within", algorithm="hashdiff"),
+        {
+            **pair("tol_postgres", "tolerance_target", bisection_threshold=16),
+            "source": {"source": ["legacy_pg", "orders"]},
+            "columns": [c for c in COLUMNS if c != "serial"],
+            "tolerance": {
+                **TOLERANCE,
+                "columns": {k: v for k, v in TOLERANCE["columns"].items() if k != "serial"},
+            },
+        },
+    ]
+    assert reconcile(scratch, pairs).success
+    summaries = {
+        r["pair_name"]: r for r in spark.table(f"{scratch.schema}.parity_summary").collect()
+    }
+    differences = {}
+    for row in spark.table(f"{scratch.schema}.parity_differences").collect():
+        differences.setdefault(row["pair_name"], []).append(row.asDict())
+    tested = scratch.dbt(
+        "test",
+        "--select",
+        "tolerance_target tolerance_within",
+        vars=scratch.demo_vars(parity={"pairs": pairs}),
+    )
+    yield summaries, differences, {r.node.name: str(r.status) for r in tested.result.results}
+    for name in (
+        "tolerance_source.sql",
+        "tolerance_target.sql",
+        "tolerance_within.sql",
+        "tolerance_tests.yml",
+    ):
+        (scratch.path / "models" / name).unlink()
+
+
+def kinds(differences):
+    return {(d["key"], d["column_name"]): d["kind"] for d in differences}
+
+
+EXPECTED = {
+    (str(order), column): "within_tolerance" if within else "value_mismatch"
+    for order, column, _, within in CHANGES
+}
+
+
+@pytest.mark.parametrize("name", ["tol_joindiff", "tol_hashdiff"])
+def test_each_drift_is_judged_by_its_columns_tolerance(reconciled, name):
+    summaries, differences, _ = reconciled
+    assert kinds(differences[name]) == EXPECTED
+    found = summaries[name]
+    assert (found["value_mismatch_rows"], found["mismatched_values"]) == (8, 8)
+    assert (found["within_tolerance_rows"], found["within_tolerance_values"]) == (8, 8)
+    assert found["differing_rows"] == 8 and not found["passed"]
+
+
+def test_both_algorithms_report_the_same_deltas(reconciled):
+    _, differences, _ = reconciled
+    joindiff, hashdiff = (
+        sorted(tuple(v for k, v in sorted(d.items()) if k != "pair_name") for d in differences[n])
+        for n in ("tol_joindiff", "tol_hashdiff")
+    )
+    assert joindiff == hashdiff
+
+
+def test_deltas_are_exact_and_in_the_columns_unit(reconciled):
+    _, differences, _ = reconciled
+    delta = {(d["key"], d["column_name"]): d["delta"] for d in differences["tol_joindiff"]}
+    assert delta[("10", "amount")] == "0.01"
+    assert delta[("80", "serial")] == "1"  # 2^60 + 81 against 2^60 + 80: no double involved
+    assert delta[("90", "fx_rate")] == "0.00000001"
+    assert delta[("30", "ordered_at")] == "0.400"  # milliseconds
+    assert delta[("41", "ship_date")] == "2"  # days
+    assert delta[("52", "status")] is None
+    errors = {
+        (d["key"], d["column_name"]): d["relative_error"] for d in differences["tol_joindiff"]
+    }
+    assert errors[("20", "discount")] == pytest.approx(1e-12, rel=1e-3)
+    # of the larger value: 1e-6 a / (a (1 + 1e-6))
+    assert errors[("21", "discount")] == pytest.approx(1e-6 / (1 + 1e-6), rel=1e-6)
+
+
+def test_drift_only_within_tolerance_passes(reconciled):
+    summaries, differences, _ = reconciled
+    found = summaries["tol_within"]
+    assert found["passed"] and found["differing_rows"] == 0
+    assert {d["kind"] for d in differences["tol_within"]} == {"within_tolerance"}
+    assert found["tolerance_hash"] == summaries["tol_joindiff"]["tolerance_hash"]
+    assert found["tolerance_hash"] != found["config_hash"]
+
+
+def test_postgres_side_is_judged_alike(reconciled):
+    _, differences, _ = reconciled
+    expected = {k: v for k, v in EXPECTED.items() if k[1] != "serial"}
+    assert kinds(differences["tol_postgres"]) == expected
+
+
+@pytest.mark.parametrize(
+    ("test", "status"),
+    [
+        ("no_differences_beyond_tolerance_fails", "fail"),
+        ("in_parity_fails", "fail"),
+        ("amount_drift_fails", "fail"),
+        ("status_drift_passes", "pass"),
+        ("discount_relative_error_fails", "fail"),
+        ("no_differences_within_tolerance_passes", "pass"),
+        ("in_parity_passes", "pass"),
+        ("discount_relative_error_passes", "pass"),
+    ],
+)
+def test_generic_tests_give_the_verdicts(reconciled, test, status):
+    _, _, statuses = reconciled
+    assert statuses[test] == status
