@@ -6,5 +6,9 @@
         'bisection_threshold': 16384,
         'tolerance': {},
         'max_row_drift_pct': 0,
+        'critical_drift_ratio': none,
+        'where': none,
+        'exclude_columns': [],
+        'time_window': none,
     }) }}
 {% endmacro %}

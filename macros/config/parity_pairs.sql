@@ -74,9 +74,14 @@
         {%- endif -%}
     {%- endfor -%}
     {%- do parity._check_tolerance(where, normalized['tolerance']) -%}
+    {%- do parity._check_filters(where, normalized) -%}
     {%- set drift = parity._tolerance_number(normalized['max_row_drift_pct']) -%}
     {%- if drift is none or drift < 0 or drift > 100 -%}
         {{ exceptions.raise_compiler_error(where ~ ": max_row_drift_pct must be a percentage from 0 to 100, not '" ~ normalized['max_row_drift_pct'] ~ "'") }}
+    {%- endif -%}
+    {%- set ratio = normalized['critical_drift_ratio'] -%}
+    {%- if ratio is not none and not (parity._tolerance_number(ratio) is not none and 0 < parity._tolerance_number(ratio) <= 1) -%}
+        {{ exceptions.raise_compiler_error(where ~ ": critical_drift_ratio must be a number above 0 and at most 1, not '" ~ ratio ~ "'") }}
     {%- endif -%}
     {{ return(normalized) }}
 {% endmacro %}

@@ -75,3 +75,8 @@
 {% macro duckdb__quote_identifier(name) %}
     {{ return(parity._double_quoted(name)) }}
 {% endmacro %}
+
+
+{% macro duckdb__timestamp_literal(utc_text, kind) %}
+    {{ return(parity.postgres__timestamp_literal(utc_text, kind)) }}
+{% endmacro %}

@@ -121,3 +121,11 @@
 {% macro postgres__quote_identifier(name) %}
     {{ return(parity._double_quoted(name)) }}
 {% endmacro %}
+
+
+{% macro postgres__timestamp_literal(utc_text, kind) %}
+    {%- if kind == 'date' -%}
+        {{ return("date '" ~ utc_text[:10] ~ "'") }}
+    {%- endif -%}
+    {{ return(("timestamp '" ~ utc_text ~ "'") if kind == 'timestamp_ntz' else ("timestamptz '" ~ utc_text ~ "+00'")) }}
+{% endmacro %}

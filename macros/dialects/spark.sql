@@ -102,3 +102,13 @@
 {% macro spark__quote_identifier(name) %}
     {{ return('`' ~ (name | string).replace('`', '``') ~ '`') }}
 {% endmacro %}
+
+
+{#- A UTC instant (`YYYY-MM-DD HH:MM:SS.ffffff`) as a literal comparable with a column of that
+    kind: naive timestamps are read as UTC, as in the canonical encoding. -#}
+{% macro spark__timestamp_literal(utc_text, kind) %}
+    {%- if kind == 'date' -%}
+        {{ return("date'" ~ utc_text[:10] ~ "'") }}
+    {%- endif -%}
+    {{ return(("timestamp_ntz'" ~ utc_text ~ "'") if kind == 'timestamp_ntz' else ("timestamp_ltz'" ~ utc_text ~ "+00:00'")) }}
+{% endmacro %}

@@ -9,7 +9,7 @@
     {%- endfor -%}
     {%- set key_count = pair['key'] | length -%}
     {%- set defaulted = not pair['columns'] -%}
-    {%- set names = pair['key'] + (pair['columns'] or parity._default_compared_columns(described['source'], pair['key'])) -%}
+    {%- set names = pair['key'] + (pair['columns'] or parity._default_compared_columns(described['source'], pair['key'] + pair['exclude_columns'])) -%}
     {%- set matched = {'source': [], 'target': []} -%}
     {%- set rules = [] -%}
     {%- set findings = [] -%}
@@ -41,11 +41,24 @@
     {%- endfor -%}
     {%- do parity._check_tolerance_columns(where, pair['tolerance'], rules) -%}
     {%- if defaulted -%}
-        {%- set compared = (matched['target'] | map(attribute='name') | map('lower') | list) + left_out -%}
+        {%- set excluded = [] -%}
+        {%- for name in pair['exclude_columns'] -%}
+            {%- do excluded.append(pair['renames'].get(name, name) | lower) -%}
+        {%- endfor -%}
+        {%- set compared = (matched['target'] | map(attribute='name') | map('lower') | list) + left_out + excluded -%}
         {%- for column in described['target'] if column['name'] | lower not in compared -%}
             {%- do findings.append({'kind': 'column_missing_in_source', 'column_name': column['name'], 'source_type': none, 'target_type': column['data_type']}) -%}
         {%- endfor -%}
     {%- endif -%}
+    {%- set window_sides = {} -%}
+    {%- if pair['time_window'] -%}
+        {%- for side, location in locations.items() -%}
+            {%- set name = pair['time_window']['column'] -%}
+            {%- set name = pair['renames'].get(name, name) if side == 'target' else name -%}
+            {%- do window_sides.update({side: {'dialect': location['dialect'], 'column': parity._column_named(where, side, location, described[side], name)}}) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- set filters = parity.side_filters(where, pair, window_sides) -%}
     {%- set rows = [] -%}
     {%- for side, location in locations.items() -%}
         {%- set dialect = location['dialect'] -%}
@@ -55,7 +68,7 @@
             'dialect': dialect,
             'connection_env': location['connection_env'] or '',
             'relation_name': location['name'],
-            'canonical_sql': parity.side_select(dialect, location['name'], key_count, matched[side]),
+            'canonical_sql': parity.side_select(dialect, location['name'], key_count, matched[side], filters[side]),
             'checksum_sql': parity.segment_checksum(dialect, '__parity_hash'),
             'cell_sql': '' if dialect == 'spark' else parity.cell_number(dialect),
             'key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
@@ -63,6 +76,7 @@
             'config_json': tojson(pair),
             'column_rules': tojson(rules),
             'schema_findings': tojson(findings),
+            'filters': tojson(filters['applied']),
         }) -%}
     {%- endfor -%}
     {{ return(rows) }}
@@ -97,10 +111,11 @@
 {% endmacro %}
 
 
-{% macro _default_compared_columns(source_columns, key) %}
-    {%- set lowered_key = key | map('lower') | list -%}
+{#- Every source column but the key and the excluded columns. -#}
+{% macro _default_compared_columns(source_columns, left_out) %}
+    {%- set lowered = left_out | map('lower') | list -%}
     {%- set compared = [] -%}
-    {%- for column in source_columns if column['name'] | lower not in lowered_key -%}
+    {%- for column in source_columns if column['name'] | lower not in lowered -%}
         {%- do compared.append(column['name']) -%}
     {%- endfor -%}
     {{ return(compared) }}

@@ -1,10 +1,11 @@
 {#- The canonical select of one side of a pair, in that side's dialect: the key position that
     segmentation splits, the canonical key and column values, and the row hash. The Python
     library only filters and groups this relation; it never builds canonical SQL itself.
-    `columns` lists {name, profile} in comparison order, keys first. A single integer key is its
+    `columns` lists {name, profile} in comparison order, keys first; `predicate` (the side's
+    filters, parity.side_filters) keeps only the rows compared. A single integer key is its
     own position, so segments are key ranges; any other key (compound, text, dates...) is
     positioned by the hash of its canonical fields, which both engines compute alike. -#}
-{% macro side_select(dialect, relation_name, key_count, columns) %}
+{% macro side_select(dialect, relation_name, key_count, columns, predicate=none) %}
     {%- set canonical = [] -%}
     {%- for column in columns -%}
         {%- set alias = ('__parity_k' ~ loop.index0) if loop.index0 < key_count else ('__parity_c' ~ (loop.index0 - key_count)) -%}
@@ -29,5 +30,8 @@ from (
         {{ value['sql'] }} as {{ value['alias'] }}{{ ',' if not loop.last }}
         {%- endfor %}
     from {{ relation_name }}
+    {%- if predicate %}
+    where {{ predicate }}
+    {%- endif %}
 ) as canonical
 {%- endmacro %}

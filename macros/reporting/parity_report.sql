@@ -10,7 +10,7 @@
     {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
     {%- for pair in pairs -%}
         {%- do log('', info=True) -%}
-        {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ ('PASS' if pair['passed'] else 'DIFFERENT')
+        {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ ('PASS' if pair['passed'] else ('HALTED' if pair['halted'] else 'DIFFERENT'))
             ~ " (" ~ pair['algorithm'] ~ ", " ~ pair['elapsed_seconds'] ~ "s)", info=True) -%}
         {%- do log("  " ~ pair['source_relation'] ~ ": " ~ pair['source_rows'] ~ " rows; "
             ~ pair['target_relation'] ~ ": " ~ pair['target_rows'] ~ " rows", info=True) -%}

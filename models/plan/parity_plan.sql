@@ -2,7 +2,7 @@
     (ref/source) is what draws the lineage from compared relations to the results. -#}
 {%- set plan_columns = [
     'pair_name', 'side', 'dialect', 'connection_env', 'relation_name', 'canonical_sql', 'checksum_sql',
-    'cell_sql', 'key_names', 'column_names', 'config_json', 'column_rules', 'schema_findings',
+    'cell_sql', 'key_names', 'column_names', 'config_json', 'column_rules', 'schema_findings', 'filters',
 ] -%}
 {%- set pairs = parity.parity_pairs() -%}
 {%- set remote_columns_relation = ref('parity_remote_columns') -%}

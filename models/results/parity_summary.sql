@@ -17,6 +17,7 @@ select
     schema_findings,
     row_drift_pct,
     passed,
+    halted,
     checksum_passes,
     segments_checked,
     rows_moved,
@@ -24,5 +25,6 @@ select
     target_rows_moved,
     elapsed_seconds,
     config_hash,
-    tolerance_hash
+    tolerance_hash,
+    filters
 from {{ ref('parity_pair_results') }}

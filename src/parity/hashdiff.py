@@ -6,7 +6,8 @@ cell to reach the bisection threshold, and further while the cells it returns st
 budget, because smaller differing cells mean fewer rows downloaded. Sums are additive, so the
 coarser levels are implied and never queried. Only cells whose checksum or count differ are
 refined; cells within the threshold (or no longer divisible) are downloaded and compared in
-memory, so no segment larger than the threshold ever leaves an engine. Each downloaded cell
+memory as soon as a pass finds them, so no segment larger than the threshold ever leaves an
+engine, and a circuit breaker can stop the drill-down between passes. Each downloaded cell
 holds at least one differing key, so the rows moved out of each side's engine are at most the
 number of differing keys times the threshold (except in a cell that cannot be split further,
 which comes whole, however many copies of its keys it holds).
@@ -14,11 +15,12 @@ which comes whole, however many copies of its keys it holds).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from parity.keyspace import KeySpace
 from parity.log import logger
-from parity.rowdiff import RowDiff, compare_rows
+from parity.rowdiff import RowDiff, canonical_order, compare_rows
 from parity.sides import Checksum, Side
 
 # One pass never asks an engine for more than this many cells per segment it refines...
@@ -30,12 +32,14 @@ CELL_BUDGET_PER_PASS = 1 << 15
 @dataclass
 class HashdiffStats:
     """What one reconciliation cost: checksum passes, cells compared, and the rows downloaded
-    out of each side's engine for the comparison in memory."""
+    out of each side's engine for the comparison in memory; and whether the circuit breaker
+    halted it."""
 
     passes: int = 0
     segments_checked: int = 0
     source_rows_moved: int = 0
     target_rows_moved: int = 0
+    halted: bool = False
 
     @property
     def rows_moved(self) -> int:
@@ -50,7 +54,17 @@ class Outcome:
     stats: HashdiffStats
 
 
-def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold: int) -> Outcome:
+def hashdiff(
+    pair_name: str,
+    source: Side,
+    target: Side,
+    factor: int,
+    threshold: int,
+    breaker: Callable[[list[RowDiff], int], bool] | None = None,
+) -> Outcome:
+    """``breaker`` is asked after each download whether the differences found so far (of the
+    rows compared, the larger side's count) are too many to go on: if so, no further pass runs
+    and no further row leaves an engine."""
     stats = HashdiffStats(passes=1, segments_checked=1)
     source_profile, target_profile = source.profile(), target.profile()
     sizes = source_profile.checksum.rows, target_profile.checksum.rows
@@ -66,12 +80,37 @@ def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold:
     lows = [p.min_position for p in (source_profile, target_profile) if p.min_position is not None]
     highs = [p.max_position for p in (source_profile, target_profile) if p.max_position is not None]
     space = KeySpace.spanning(min(lows), max(highs), factor)
-    downloads: dict[int, set[int]] = {}
+    diffs: list[RowDiff] = []
+
+    def settle(depth: int, cells: set[int]) -> bool:
+        """Downloads and compares these cells; True when the breaker says to stop."""
+        by_depth = {depth: frozenset(cells)}
+        source_rows, target_rows = source.rows(space, by_depth), target.rows(space, by_depth)
+        stats.source_rows_moved += len(source_rows)
+        stats.target_rows_moved += len(target_rows)
+        found = compare_rows(source_rows, target_rows)
+        diffs.extend(found)
+        logger.info(
+            "parity pair '%s': %d segments downloaded at depth %d, %d rows moved (%d from "
+            "source, %d from target), %d row differences",
+            pair_name,
+            len(cells),
+            depth,
+            len(source_rows) + len(target_rows),
+            len(source_rows),
+            len(target_rows),
+            len(found),
+        )
+        stats.halted = breaker is not None and breaker(diffs, max(sizes))
+        if stats.halted:
+            logger.info("parity pair '%s': circuit breaker tripped, drill-down halted", pair_name)
+        return stats.halted
+
     depth, frontier = 0, {0: max(sizes)}
     while frontier:
         largest = max(frontier.values())
         if largest <= threshold or space.is_unit(depth):
-            downloads.setdefault(depth, set()).update(frontier)
+            settle(depth, set(frontier))
             break
         step = _step(space, depth, largest, len(frontier), threshold)
         child_depth = depth + step
@@ -91,8 +130,6 @@ def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold:
             c: n for c, n in mismatched.items() if n > threshold and not space.is_unit(child_depth)
         }
         small = set(mismatched) - set(frontier)
-        if small:
-            downloads.setdefault(child_depth, set()).update(small)
         logger.info(
             "parity pair '%s': hashdiff pass %d, depth %d (%d segments, %d rows in them): "
             "%d segments differ, %d to download, %d to split further",
@@ -105,23 +142,10 @@ def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold:
             len(small),
             len(frontier),
         )
+        if small and settle(child_depth, small):
+            break
         depth = child_depth
-
-    by_depth = {d: frozenset(cells) for d, cells in downloads.items()}
-    source_rows, target_rows = source.rows(space, by_depth), target.rows(space, by_depth)
-    stats.source_rows_moved, stats.target_rows_moved = len(source_rows), len(target_rows)
-    diffs = compare_rows(source_rows, target_rows)
-    logger.info(
-        "parity pair '%s': %d segments downloaded, %d rows moved (%d from source, %d from "
-        "target), %d row differences",
-        pair_name,
-        sum(map(len, by_depth.values())),
-        stats.rows_moved,
-        stats.source_rows_moved,
-        stats.target_rows_moved,
-        len(diffs),
-    )
-    return Outcome(diffs, *sizes, stats)
+    return Outcome(sorted(diffs, key=lambda d: canonical_order(d.key)), *sizes, stats)
 
 
 def _step(space: KeySpace, depth: int, rows: int, segments: int, threshold: int) -> int:

@@ -33,6 +33,8 @@ class PairPlan:
     schema_findings: tuple[dict[str, Any], ...] = ()
     # Per compared column, in order: its kind and resolved tolerance.
     column_rules: tuple[ColumnRule, ...] = ()
+    # The filters each side's SQL applies, as canonical JSON ("{}" when it compares every row).
+    filters: str = "{}"
 
     @property
     def config_hash(self) -> str:
@@ -46,6 +48,11 @@ class PairPlan:
     @property
     def max_row_drift_pct(self) -> float:
         return float(self.config.get("max_row_drift_pct", 0))
+
+    @property
+    def critical_drift_ratio(self) -> float | None:
+        ratio = self.config.get("critical_drift_ratio")
+        return None if ratio is None else float(ratio)
 
     @property
     def algorithm(self) -> str:
@@ -85,6 +92,7 @@ def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:
                 ColumnRule.from_plan(rule)
                 for rule in json.loads(by_side["source"].get("column_rules") or "[]")
             ),
+            filters=canonical_json(json.loads(by_side["source"].get("filters") or "{}")),
         )
         for name, by_side in sorted(sides.items())
     ]

@@ -16,8 +16,14 @@ from parity.hashdiff import HashdiffStats, hashdiff
 from parity.joindiff import joindiff
 from parity.log import logger
 from parity.plan import PairPlan, SidePlan, pairs_from_rows
-from parity.results import RESULT_SCHEMA, Findings, row_diff_frame, summarize
-from parity.rowdiff import VALUE_MISMATCH
+from parity.results import (
+    RESULT_SCHEMA,
+    Findings,
+    row_diff_frame,
+    rows_beyond_tolerance,
+    summarize,
+)
+from parity.rowdiff import VALUE_MISMATCH, RowDiff
 from parity.sides import Side
 from parity.spark_side import SparkSide, key_columns, value_columns
 from parity.sql_side import SqlSide
@@ -56,14 +62,24 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
             raise ParityError(
                 pair.name, "joindiff needs both sides in the Spark session: use hashdiff"
             )
+        names, rules = pair.source.column_names, pair.column_rules
+        ratio = pair.critical_drift_ratio
         if algorithm == "hashdiff":
+
+            def breaker(diffs: list[RowDiff], compared: int) -> bool:
+                found = rows_beyond_tolerance(row_diff_frame(spark, diffs), names, rules)
+                return _too_many(pair, found, compared)
+
             outcome = hashdiff(
-                pair.name, source, target, pair.bisection_factor, pair.bisection_threshold
+                pair.name,
+                source,
+                target,
+                pair.bisection_factor,
+                pair.bisection_threshold,
+                breaker if ratio is not None else None,
             )
             sizes, stats = (outcome.source_rows, outcome.target_rows), outcome.stats
-            findings = summarize(
-                row_diff_frame(spark, outcome.diffs), pair.source.column_names, pair.column_rules
-            )
+            findings = summarize(row_diff_frame(spark, outcome.diffs), names, rules)
         else:
             sizes = (source.profile().checksum.rows, target.profile().checksum.rows)
             # joindiff compares inside Spark: no checksum drill-down, and no row leaves an
@@ -72,7 +88,13 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
             diffs = joindiff(
                 source.frame, target.frame, key_columns(pair.source), value_columns(pair.source)
             )
-            findings = summarize(diffs, pair.source.column_names, pair.column_rules)
+            if ratio is not None:
+                # Counted before any difference is collected; kept for the collection.
+                diffs = diffs.persist()
+                found = rows_beyond_tolerance(diffs, names, rules)
+                stats.halted = _too_many(pair, found, max(sizes))
+            findings = summarize(diffs, names, rules, with_differences=not stats.halted)
+            diffs.unpersist()
     except AnalysisException as error:
         raise ParityError(pair.name, f"Spark could not run the pair's SQL: {error}") from error
     finally:
@@ -88,6 +110,22 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
         elapsed,
     )
     return _result_row(pair, algorithm, sizes, stats, findings, elapsed)
+
+
+def _too_many(pair: PairPlan, beyond_tolerance: int, compared: int) -> bool:
+    """The circuit breaker: rows differing beyond tolerance, per compared row, above the pair's
+    critical_drift_ratio."""
+    tripped = beyond_tolerance > pair.critical_drift_ratio * max(compared, 1)
+    if tripped:
+        logger.info(
+            "parity pair '%s': %d rows differ beyond tolerance, more than critical_drift_ratio %s"
+            " of %d rows: halted",
+            pair.name,
+            beyond_tolerance,
+            pair.critical_drift_ratio,
+            compared,
+        )
+    return tripped
 
 
 def _side(spark: SparkSession, pair_name: str, plan: SidePlan, opened: list) -> Side:
@@ -117,7 +155,7 @@ def _result_row(
     # Rows missing or extra on either side, as a share of the larger side.
     drift = round(100.0 * findings.missing_or_extra_rows / largest, 6) if largest else 0.0
     mismatched = findings.counts[f"{VALUE_MISMATCH}_rows"]
-    passed = mismatched == 0 and drift <= pair.max_row_drift_pct and not schema
+    passed = mismatched == 0 and drift <= pair.max_row_drift_pct and not schema and not stats.halted
     return (
         pair.name,
         pair.source.relation_name,
@@ -131,6 +169,7 @@ def _result_row(
         len(schema),
         drift,
         passed,
+        stats.halted,
         stats.passes,
         stats.segments_checked,
         stats.rows_moved,
@@ -139,5 +178,6 @@ def _result_row(
         elapsed,
         pair.config_hash,
         pair.tolerance_hash,
+        pair.filters,
         findings.differences + schema,
     )

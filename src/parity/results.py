@@ -60,6 +60,7 @@ RESULT_SCHEMA = T.StructType(
         T.StructField("schema_findings", T.LongType(), False),
         T.StructField("row_drift_pct", T.DoubleType(), False),
         T.StructField("passed", T.BooleanType(), False),
+        T.StructField("halted", T.BooleanType(), False),
         T.StructField("checksum_passes", T.LongType(), False),
         T.StructField("segments_checked", T.LongType(), False),
         T.StructField("rows_moved", T.LongType(), False),
@@ -68,6 +69,7 @@ RESULT_SCHEMA = T.StructType(
         T.StructField("elapsed_seconds", T.DoubleType(), False),
         T.StructField("config_hash", T.StringType(), False),
         T.StructField("tolerance_hash", T.StringType(), False),
+        T.StructField("filters", T.StringType(), False),
         T.StructField("differences", T.ArrayType(DIFFERENCE, False), False),
     ]
 )
@@ -110,33 +112,15 @@ def row_diff_frame(spark: SparkSession, diffs: list[RowDiff]) -> DataFrame:
 
 
 def summarize(
-    row_diffs: DataFrame, column_names: tuple[str, ...], rules: tuple[ColumnRule, ...]
+    row_diffs: DataFrame,
+    column_names: tuple[str, ...],
+    rules: tuple[ColumnRule, ...],
+    with_differences: bool = True,
 ) -> Findings:
-    """Counts by kind and every difference, sorted, in one action over the row differences.
-    Each differing value of a value mismatch gets the tolerance verdict of its column; a row
-    whose differing values are all within tolerance is a within_tolerance row."""
-    names = F.array(*[F.lit(n) for n in column_names]).cast("array<string>")
-    whole_row = F.struct(
-        F.lit(None).cast("string").alias("column_name"),
-        _as_json(names, "source_values").alias("source_value"),
-        _as_json(names, "target_values").alias("target_value"),
-        F.lit(False).alias("within"),
-        F.lit(None).cast("string").alias("delta"),
-        F.lit(None).cast("double").alias("relative_error"),
-    )
-    is_value_row = F.col("kind") == VALUE_MISMATCH
-    cells = F.when(is_value_row, _differing_values(column_names, rules)).otherwise(
-        F.array(whole_row)
-    )
-    key = F.when(F.size("key") == 1, F.col("key")[0]).otherwise(F.to_json("key"))
-    per_row = row_diffs.select(F.col("kind"), cells.alias("cells"), key.alias("key")).select(
-        F.when(is_value_row & F.forall("cells", lambda c: c["within"]), F.lit(WITHIN_TOLERANCE))
-        .otherwise(F.col("kind"))
-        .alias("kind"),
-        "cells",
-        "key",
-        is_value_row.alias("is_value_row"),
-    )
+    """Counts by kind and every difference, sorted, in one action over the row differences
+    (without the differences themselves when ``with_differences`` is off: then no row leaves
+    the engine)."""
+    per_row = _judged_rows(row_diffs, column_names, rules)
     as_differences = F.transform(
         "cells",
         lambda cell: F.struct(
@@ -157,11 +141,12 @@ def summarize(
         chosen = F.filter("cells", lambda c: c["within"] if within else ~c["within"])
         return F.sum(F.when(F.col("is_value_row"), F.size(chosen)).otherwise(0))
 
+    differences = F.array_sort(F.flatten(F.collect_list(as_differences)))
     result = per_row.agg(
         *[F.count_if(F.col("kind") == k).alias(k) for k in ROW_KINDS],
         values(False).alias("mismatched_values"),
         values(True).alias("within_tolerance_values"),
-        F.array_sort(F.flatten(F.collect_list(as_differences))).alias("differences"),
+        (differences if with_differences else F.array().cast("array<int>")).alias("differences"),
     ).first()
     return Findings(
         counts={f"{k}_rows": int(result[k]) for k in ROW_KINDS},
@@ -169,6 +154,44 @@ def summarize(
         within_tolerance_values=int(result["within_tolerance_values"] or 0),
         differences=[tuple(d) for d in result["differences"]],
     )
+
+
+def _judged_rows(
+    row_diffs: DataFrame, column_names: tuple[str, ...], rules: tuple[ColumnRule, ...]
+) -> DataFrame:
+    """Each row difference with its differing values (or the whole row) as cells, each value
+    with the tolerance verdict of its column; a value mismatch whose differing values are all
+    within tolerance becomes a within_tolerance row."""
+    names = F.array(*[F.lit(n) for n in column_names]).cast("array<string>")
+    whole_row = F.struct(
+        F.lit(None).cast("string").alias("column_name"),
+        _as_json(names, "source_values").alias("source_value"),
+        _as_json(names, "target_values").alias("target_value"),
+        F.lit(False).alias("within"),
+        F.lit(None).cast("string").alias("delta"),
+        F.lit(None).cast("double").alias("relative_error"),
+    )
+    is_value_row = F.col("kind") == VALUE_MISMATCH
+    cells = F.when(is_value_row, _differing_values(column_names, rules)).otherwise(
+        F.array(whole_row)
+    )
+    key = F.when(F.size("key") == 1, F.col("key")[0]).otherwise(F.to_json("key"))
+    return row_diffs.select(F.col("kind"), cells.alias("cells"), key.alias("key")).select(
+        F.when(is_value_row & F.forall("cells", lambda c: c["within"]), F.lit(WITHIN_TOLERANCE))
+        .otherwise(F.col("kind"))
+        .alias("kind"),
+        "cells",
+        "key",
+        is_value_row.alias("is_value_row"),
+    )
+
+
+def rows_beyond_tolerance(
+    row_diffs: DataFrame, column_names: tuple[str, ...], rules: tuple[ColumnRule, ...]
+) -> int:
+    """How many row differences are not within tolerance: one count, no row leaves Spark."""
+    judged = _judged_rows(row_diffs, column_names, rules)
+    return judged.where(F.col("kind") != WITHIN_TOLERANCE).count()
 
 
 def _differing_values(column_names: tuple[str, ...], rules: tuple[ColumnRule, ...]) -> Column:

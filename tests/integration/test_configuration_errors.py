@@ -73,6 +73,31 @@ GOOD = {
             " boolean column (it is compared exactly)",
         ),
         (
+            [{**GOOD, "where": {"source": "order_id > 0", "sink": "x"}}],
+            "parity pair 'p': 'where' must be a SQL predicate, or {source: predicate, target:",
+        ),
+        (
+            [{**GOOD, "exclude_columns": ["note"], "columns": ["status"]}],
+            "parity pair 'p': give 'columns' or 'exclude_columns', not both",
+        ),
+        (
+            [{**GOOD, "exclude_columns": ["order_id"]}],
+            "parity pair 'p': key column 'order_id' cannot be excluded",
+        ),
+        (
+            [{**GOOD, "time_window": {"column": "ordered_at", "max_age": "a fortnight"}}],
+            "parity pair 'p': time_window.max_age must read like '36 hours'",
+        ),
+        (
+            [{**GOOD, "time_window": {"column": "status", "min_age": "1 hour"}}],
+            "parity pair 'p': time_window column 'status' is string in the source relation: it"
+            " must be a timestamp or a date",
+        ),
+        (
+            [{**GOOD, "critical_drift_ratio": 0}],
+            "parity pair 'p': critical_drift_ratio must be a number above 0 and at most 1",
+        ),
+        (
             [{**GOOD, "max_row_drift_pct": -1}],
             "parity pair 'p': max_row_drift_pct must be a percentage from 0 to 100",
         ),

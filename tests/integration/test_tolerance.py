@@ -139,6 +139,16 @@ def reconciled(scratch, spark, remote_legacy):
         pair("tol_joindiff", "tolerance_target"),
         pair("tol_hashdiff", "tolerance_target", algorithm="hashdiff", bisection_threshold=16),
         pair("tol_within", "tolerance_within", algorithm="hashdiff"),
+        # 8 rows beyond tolerance of 3000: above 0.001, below 0.01.
+        pair("tol_halted_joindiff", "tolerance_target", critical_drift_ratio=0.001),
+        pair(
+            "tol_halted_hashdiff",
+            "tolerance_target",
+            critical_drift_ratio=0.001,
+            algorithm="hashdiff",
+            bisection_threshold=16,
+        ),
+        pair("tol_not_halted", "tolerance_target", critical_drift_ratio=0.01),
         {
             **pair("tol_postgres", "tolerance_target", bisection_threshold=16),
             "source": {"source": ["legacy_pg", "orders"]},
@@ -249,3 +259,16 @@ def test_postgres_side_is_judged_alike(reconciled):
 def test_generic_tests_give_the_verdicts(reconciled, test, status):
     _, _, statuses = reconciled
     assert statuses[test] == status
+
+
+def test_circuit_breaker_halts_and_fails_the_pair(reconciled):
+    summaries, differences, _ = reconciled
+    for name in ("tol_halted_joindiff", "tol_halted_hashdiff"):
+        assert summaries[name]["halted"] and not summaries[name]["passed"]
+    # joindiff counts inside Spark first: no difference left it.
+    assert summaries["tol_halted_joindiff"]["value_mismatch_rows"] == 8
+    assert "tol_halted_joindiff" not in differences
+    # hashdiff keeps what it had moved when the breaker tripped, and moves nothing after.
+    assert differences["tol_halted_hashdiff"]
+    assert not summaries["tol_not_halted"]["halted"]
+    assert kinds(differences["tol_not_halted"]) == EXPECTED

@@ -129,3 +129,25 @@ def test_rows_moved_stay_near_the_differences(spark):
     assert outcome.stats.rows_moved == outcome.stats.source_rows_moved + (
         outcome.stats.target_rows_moved
     )
+
+
+def test_circuit_breaker_stops_the_drill_down(spark):
+    """Sparse keys far from a dense block: a first pass settles the sparse cells while the dense
+    block needs another pass; a breaker that trips on the first download stops it there."""
+    sparse = [((str(10**9 + i * 10**6),), ("v", "x")) for i in range(5)]
+    dense = [((str(i),), (f"v{i}", "x")) for i in range(5_000)]
+    source_rows = sparse + dense
+    target_rows = [(k, ("changed", "x")) for k, _ in sparse] + [
+        (k, ("changed", "x") if int(k[0]) % 1000 == 7 else v) for k, v in dense
+    ]
+    sides = [spark_side(spark, n, r, 2) for n, r in (("s", source_rows), ("t", target_rows))]
+    whole = hashdiff("test_pair", *sides, 32, 100)
+    asked = []
+    halted = hashdiff(
+        "test_pair", *sides, 32, 100, lambda diffs, rows: asked.append((len(diffs), rows)) or True
+    )
+    assert len(whole.diffs) == 10 and not whole.stats.halted
+    assert halted.stats.halted and asked == [(5, 5_005)]
+    assert {d.key for d in halted.diffs} == {k for k, _ in sparse}
+    assert halted.stats.passes < whole.stats.passes
+    assert halted.stats.rows_moved < whole.stats.rows_moved

@@ -1,0 +1,62 @@
+{#- What a pair compares, as each side's predicate in that side's dialect: the pair's `where`
+    (one predicate for both sides, or one per side) and its `time_window` over an update column,
+    whose bounds are fixed when the plan is rendered (dbt's run_started_at, UTC): rows updated at
+    or after now - max_age and before now - min_age. Returns {'source': sql or none, 'target':
+    sql or none, 'applied': what the summary reports}. -#}
+{% macro side_filters(where, pair, sides) %}
+    {%- set predicates = {'source': [], 'target': []} -%}
+    {%- set applied = {} -%}
+    {%- set declared = pair['where'] -%}
+    {%- if declared -%}
+        {%- for side in ['source', 'target'] -%}
+            {%- set text = declared if declared is string else declared.get(side) -%}
+            {%- if text -%}
+                {%- do predicates[side].append('(' ~ text ~ ')') -%}
+                {%- do applied.update({'where_' ~ side: text}) -%}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- set window = pair['time_window'] -%}
+    {%- if window -%}
+        {%- set bounds = {} -%}
+        {%- for age, bound in [('max_age', 'from'), ('min_age', 'until')] if window.get(age) -%}
+            {%- set instant = run_started_at - modules.datetime.timedelta(seconds=parity._duration_seconds(where, age, window[age])) -%}
+            {%- do bounds.update({bound: instant.strftime('%Y-%m-%d %H:%M:%S.%f')}) -%}
+        {%- endfor -%}
+        {%- for side, info in sides.items() -%}
+            {%- set column = info['column'] -%}
+            {%- set kind = column['profile']['kind'] -%}
+            {%- if kind not in ['timestamp', 'timestamp_ntz', 'date'] -%}
+                {{ exceptions.raise_compiler_error(where ~ ": time_window column '" ~ window['column'] ~ "' is " ~ column['data_type']
+                    ~ " in the " ~ side ~ " relation: it must be a timestamp or a date") }}
+            {%- endif -%}
+            {%- set quoted = parity.quote_identifier(info['dialect'], column['name']) -%}
+            {%- if 'from' in bounds -%}
+                {%- do predicates[side].append(quoted ~ ' >= ' ~ parity.timestamp_literal(info['dialect'], bounds['from'], kind)) -%}
+            {%- endif -%}
+            {%- if 'until' in bounds -%}
+                {%- do predicates[side].append(quoted ~ ' < ' ~ parity.timestamp_literal(info['dialect'], bounds['until'], kind)) -%}
+            {%- endif -%}
+        {%- endfor -%}
+        {%- do applied.update({'time_window': {'column': window['column'], 'from': bounds.get('from'), 'until': bounds.get('until')}}) -%}
+    {%- endif -%}
+    {%- if pair['exclude_columns'] -%}
+        {%- do applied.update({'exclude_columns': pair['exclude_columns']}) -%}
+    {%- endif -%}
+    {{ return({
+        'source': predicates['source'] | join(' and ') or none,
+        'target': predicates['target'] | join(' and ') or none,
+        'applied': applied,
+    }) }}
+{% endmacro %}
+
+
+{#- Seconds in a duration written as `<number> <unit>`: seconds, minutes, hours, days or weeks. -#}
+{% macro _duration_seconds(where, option, text) %}
+    {%- set found = modules.re.fullmatch('\\s*([0-9]+(?:[.][0-9]+)?)\\s*(second|minute|hour|day|week)s?\\s*', text | string) -%}
+    {%- if not found -%}
+        {{ exceptions.raise_compiler_error(where ~ ": time_window." ~ option ~ " must read like '36 hours' (seconds, minutes, hours, days or weeks), not '" ~ text ~ "'") }}
+    {%- endif -%}
+    {%- set unit = {'second': 1, 'minute': 60, 'hour': 3600, 'day': 86400, 'week': 604800}[found.group(2)] -%}
+    {{ return((found.group(1) | float) * unit) }}
+{% endmacro %}
