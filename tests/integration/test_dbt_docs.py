@@ -1,0 +1,401 @@
+"""dbt docs: every model, column, analysis, macro and macro argument of the package is described,
+and the lineage runs from each compared relation through the plan to every result model.
+
+The package is parsed and its SQL models compiled by dbt in this process, writing only to a
+temporary folder; neither needs Spark. The checker (`docs_coverage.missing_docs`) compares the
+documentation in the manifest with what the code defines: the output columns of each SQL model's
+compiled select, parsed by sqlfluff; for the Python models, the schema their library function
+returns (`PYTHON_MODEL_COLUMNS`, to extend with any new Python model); each macro's signature,
+parsed by dbt's Jinja parser. So a column, macro or argument added to the code without a
+description fails here, and so does documentation of something the code no longer has.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from dbt.cli.main import dbtRunner, dbtRunnerResult
+
+from parity.remote_columns import COLUMNS_SCHEMA
+from parity.results import RESULT_SCHEMA
+from tests.conftest import REPO
+from tests.integration.dbt_project_copy import DbtProject
+from tests.integration.docs_coverage import macro_arguments, missing_docs, select_columns
+from tests.integration.remote_tables import SOURCES
+
+PACKAGE = "parity"
+# The columns of each Python model: the schema of the DataFrame its library function returns.
+PYTHON_MODEL_COLUMNS = {
+    "parity_pair_results": RESULT_SCHEMA.fieldNames(),
+    "parity_remote_columns": COLUMNS_SCHEMA.fieldNames(),
+}
+RESULT_MODELS = ("parity_pair_results", "parity_summary", "parity_differences")
+
+
+def dbt(project: Path, scratch: Path, *args: str) -> dbtRunnerResult:
+    """dbt in this process on `project`, with the package's profile; writes only under scratch."""
+    result = dbtRunner().invoke(
+        [
+            *args,
+            "--project-dir",
+            str(project),
+            "--profiles-dir",
+            str(REPO / "profiles"),
+            "--target-path",
+            str(scratch / "target"),
+            "--log-path",
+            str(scratch / "logs"),
+            "--no-partial-parse",
+            "--no-populate-cache",
+            "--quiet",
+        ]
+    )
+    assert result.success, result.exception
+    return result
+
+
+def documentation_gaps(project: Path, scratch: Path) -> list[str]:
+    """`missing_docs` of the package at `project`: parsed, then its SQL models compiled (not the
+    Python ones, whose compilation would start Spark)."""
+    dbt(project, scratch, "parse")
+    manifest = json.loads((scratch / "target" / "manifest.json").read_text())
+    sql_models = sorted(
+        node["name"]
+        for node in manifest["nodes"].values()
+        if node["resource_type"] == "model"
+        and node["package_name"] == PACKAGE
+        and node["language"] == "sql"
+    )
+    assert sql_models
+    compiled = dbt(project, scratch, "compile", "--select", *sql_models)
+    produced = {r.node.name: select_columns(r.node.compiled_code) for r in compiled.result.results}
+    return missing_docs(manifest, PACKAGE, {**produced, **PYTHON_MODEL_COLUMNS})
+
+
+@pytest.fixture(scope="module")
+def package_gaps(tmp_path_factory) -> list[str]:
+    return documentation_gaps(REPO, tmp_path_factory.mktemp("docs"))
+
+
+def test_package_is_fully_documented(package_gaps):
+    assert not package_gaps, "Document these in the YAML beside them:\n" + "\n".join(package_gaps)
+
+
+def test_gaps_in_a_copy_of_the_package_are_reported(package_gaps, tmp_path):
+    """A copy of the package with an undocumented macro, a column description removed, a column
+    and an argument documented that do not exist, and a type dbt does not know."""
+    copy = tmp_path / "package"
+    for part in ("models", "macros", "analyses"):
+        shutil.copytree(REPO / part, copy / part)
+    shutil.copy(REPO / "dbt_project.yml", copy)
+    (copy / "macros" / "extra.sql").write_text(
+        "{% macro parity_extra(relation, limit=10) %}{% endmacro %}\n"
+    )
+    edit_yaml(copy / "models/results/_results__models.yml", break_results)
+    edit_yaml(copy / "macros/reporting/_reporting__macros.yml", break_reporting)
+
+    gaps = set(documentation_gaps(copy, tmp_path / "scratch")) - set(package_gaps)
+
+    summary = "model parity_summary (models/results/parity_summary.sql)"
+    differences = "model parity_differences (models/results/parity_differences.sql)"
+    extra = "macro parity_extra (macros/extra.sql)"
+    report = "macro parity_report (macros/reporting/parity_report.sql)"
+    shown = "macro _shown (macros/reporting/parity_report.sql)"
+    assert gaps == {
+        f"{summary}: column passed has no description",
+        f"{differences}: documents column pair_kind, which the model does not produce",
+        f"{extra}: no description",
+        f"{extra}: argument relation is not documented",
+        f"{extra}: argument limit is not documented",
+        f"{report}: argument example_rows has type 'number', not one dbt knows",
+        f"{shown}: documents argument default, which is not in its signature",
+    }
+
+
+def edit_yaml(path: Path, edit) -> None:
+    properties = yaml.safe_load(path.read_text())
+    edit(
+        {
+            entry["name"]: entry
+            for entry in properties["macros" if "macros" in properties else "models"]
+        }
+    )
+    path.write_text(yaml.safe_dump(properties, sort_keys=False))
+
+
+def break_results(models: dict[str, Any]) -> None:
+    for column in models["parity_summary"]["columns"]:
+        if column["name"] == "passed":
+            del column["description"]
+    models["parity_differences"]["columns"].append({"name": "pair_kind", "description": "None."})
+
+
+def break_reporting(macros: dict[str, Any]) -> None:
+    macros["parity_report"]["arguments"][0]["type"] = "number"
+    macros["_shown"]["arguments"].append(
+        {"name": "default", "type": "string", "description": "Shown for NULL."}
+    )
+
+
+# The checker on hand-made manifests: each kind of gap, and none when all is described.
+
+
+MODEL = "model orders (models/orders.sql)"
+TEST = "macro test_positive (macros/positive.sql)"
+PRODUCED = {"orders": ["id", "TOTAL"]}
+COLUMN_NAME = {"name": "column_name", "type": "string", "description": "The column tested."}
+
+
+def manifest_of(model: dict[str, Any], macro: dict[str, Any]) -> dict[str, Any]:
+    model = {
+        "unique_id": "model.pkg.orders",
+        "name": "orders",
+        "resource_type": "model",
+        "package_name": "pkg",
+        "original_file_path": "models/orders.sql",
+        "description": "Orders.",
+        "columns": {
+            "id": {"name": "id", "description": "The key."},
+            "total": {"name": "total", "description": "In cents."},
+        },
+        **model,
+    }
+    macro = {
+        "unique_id": "macro.pkg.test_positive",
+        "name": "test_positive",
+        "package_name": "pkg",
+        "original_file_path": "macros/positive.sql",
+        "macro_sql": "{% test positive(model, column_name) %}select 1{% endtest %}",
+        "description": "Fails on values below 0.",
+        "arguments": [
+            {"name": "model", "type": "relation", "description": "The model tested."},
+            COLUMN_NAME,
+        ],
+        **macro,
+    }
+    other_package = {**macro, "unique_id": "macro.dbt.other", "package_name": "dbt"}
+    other_package.update(description="", arguments=[])
+    return {
+        "nodes": {model["unique_id"]: model},
+        "macros": {macro["unique_id"]: macro, other_package["unique_id"]: other_package},
+    }
+
+
+def test_checker_finds_nothing_missing_when_all_is_described():
+    assert missing_docs(manifest_of({}, {}), "pkg", PRODUCED) == []
+
+
+@pytest.mark.parametrize(
+    ("model", "macro", "produced", "gap"),
+    [
+        ({"description": " "}, {}, PRODUCED, f"{MODEL}: no description"),
+        ({}, {}, {"orders": ["id", "total", "tax"]}, f"{MODEL}: column tax has no description"),
+        (
+            {},
+            {},
+            {"orders": ["id"]},
+            f"{MODEL}: documents column total, which the model does not produce",
+        ),
+        ({}, {}, {}, f"{MODEL}: the docs check does not know the columns this model produces"),
+        ({}, {"description": ""}, PRODUCED, f"{TEST}: no description"),
+        ({}, {"arguments": [COLUMN_NAME]}, PRODUCED, f"{TEST}: argument model is not documented"),
+        (
+            {},
+            {"macro_sql": "{% test positive(model, column_name, at_least=0) %}{% endtest %}"},
+            PRODUCED,
+            f"{TEST}: argument at_least is not documented",
+        ),
+        (
+            {},
+            {"macro_sql": "{% test positive(model) %}select 1{% endtest %}"},
+            PRODUCED,
+            f"{TEST}: documents argument column_name, which is not in its signature",
+        ),
+    ],
+)
+def test_checker_reports_each_gap(model, macro, produced, gap):
+    assert missing_docs(manifest_of(model, macro), "pkg", produced) == [gap]
+
+
+def test_checker_reports_an_undescribed_analysis():
+    manifest = manifest_of({}, {})
+    manifest["nodes"]["analysis.pkg.report"] = {
+        "unique_id": "analysis.pkg.report",
+        "name": "report",
+        "resource_type": "analysis",
+        "package_name": "pkg",
+        "original_file_path": "analyses/report.sql",
+        "description": "",
+    }
+    gap = "analysis report (analyses/report.sql): no description"
+    assert missing_docs(manifest, "pkg", PRODUCED) == [gap]
+
+
+@pytest.mark.parametrize(
+    ("argument", "gap"),
+    [
+        ({"type": None}, "argument column_name has no type"),
+        ({"type": "dict"}, "argument column_name has type 'dict', not one dbt knows"),
+        ({"description": ""}, "argument column_name has no description"),
+    ],
+)
+def test_checker_reports_each_argument_gap(argument, gap):
+    arguments = [
+        {"name": "model", "type": "relation", "description": "The model tested."},
+        {**COLUMN_NAME, **argument},
+    ]
+    assert missing_docs(manifest_of({}, {"arguments": arguments}), "pkg", PRODUCED) == [
+        f"{TEST}: {gap}"
+    ]
+
+
+def test_checker_reads_signatures_and_select_columns():
+    assert macro_arguments("{% macro m(a, b=[], c={}) %}{% endmacro %}") == ["a", "b", "c"]
+    assert macro_arguments("{% test t(model, x) %}select 1{% endtest %}") == ["model", "x"]
+    sql = "select a, t.b, cast(c as string) as d, inline(e) as (f, `g`) from t union all select 1"
+    assert select_columns(sql) == ["a", "b", "d", "f", "g"]
+    assert select_columns("with q as (select 1 as z) select z as y from q") == ["y"]
+    for unnamed in ("select * from t", "select a + 1 from t"):
+        with pytest.raises(ValueError, match="cannot name"):
+            select_columns(unnamed)
+
+
+# Lineage, in the demo project: its pairs, and more whose sides are sources.
+
+FILE_SOURCES = """
+version: 2
+sources:
+  - name: exports
+    meta:
+      parity: {format: parquet, path: /nonexistent/orders}
+    tables:
+      - name: orders
+"""
+SOURCE_PAIRS = [
+    {
+        "name": "orders_pg",
+        "source": {"source": ["legacy_pg", "orders"]},
+        "target": {"ref": ["parity_demo", "lakehouse_orders"]},
+        "key": "order_id",
+    },
+    {
+        "name": "orders_files",
+        "source": {"source": ["exports", "orders"]},
+        "target": {"source": ["legacy_duckdb", "orders"]},
+        "key": "order_id",
+    },
+]
+
+
+@pytest.fixture(scope="module")
+def demo_lineage(tmp_path_factory) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The manifest of the demo project, parsed with its own pairs and the pairs above, and
+    every pair configured."""
+    # DbtProject sets PARITY_SCHEMA for its commands; the other tests' commands find it as it was.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PARITY_SCHEMA", "parity_docs")
+        project = DbtProject.copy_of_demo(
+            tmp_path_factory.mktemp("lineage") / "demo", "parity_docs"
+        )
+        project.write("models/remote_sources.yml", SOURCES)
+        project.write("models/file_sources.yml", FILE_SOURCES)
+        settings = project.demo_vars()
+        pairs = settings["parity"]["pairs"] + SOURCE_PAIRS
+        parsed = project.dbt("parse", vars={**settings, "parity": {"pairs": pairs}})
+    assert parsed.success, parsed.exception
+    return json.loads((project.path / "target" / "manifest.json").read_text()), pairs
+
+
+def test_lineage_runs_from_compared_relations_through_the_plan_to_every_result(demo_lineage):
+    manifest, pairs = demo_lineage
+    gaps = lineage_gaps(manifest, pairs)
+    assert not gaps, "\n".join(gaps)
+
+
+def test_lineage_gaps_are_reported():
+    """A hand-made graph where the plan misses the target and a result skips the plan."""
+    names = [(PACKAGE, name) for name in ("parity_plan", *RESULT_MODELS)] + [
+        ("demo", "old"),
+        ("demo", "new"),
+    ]
+    nodes = {
+        f"model.{package}.{name}": {"resource_type": "model", "name": name, "package_name": package}
+        for package, name in names
+    }
+    plan, results, summary, differences = (f"model.{PACKAGE}.{name}" for _, name in names[:4])
+    manifest = {
+        "nodes": nodes,
+        "sources": {},
+        "parent_map": {
+            plan: ["model.demo.old"],
+            results: [plan],
+            summary: [results],
+            differences: ["model.demo.new"],
+            "model.demo.old": [],
+            "model.demo.new": [],
+        },
+    }
+    pair = {"name": "p", "source": {"ref": "old"}, "target": {"ref": ["demo", "new"]}}
+    assert lineage_gaps(manifest, [pair]) == [
+        "pair p: its target {'ref': ['demo', 'new']} is not an ancestor of parity_plan",
+        "parity_plan is not an ancestor of parity_differences",
+    ]
+
+
+def lineage_gaps(manifest: dict[str, Any], pairs: list[dict[str, Any]]) -> list[str]:
+    """What breaks the lineage from each side of each pair to parity_plan, and from
+    parity_plan to each result model."""
+    plan = f"model.{PACKAGE}.parity_plan"
+    plan_ancestors = ancestors(manifest, plan)
+    gaps = [
+        f"pair {pair['name']}: its {side} {pair[side]} is not an ancestor of parity_plan"
+        for pair in pairs
+        for side in ("source", "target")
+        if relation_node(manifest, pair[side]) not in plan_ancestors
+    ]
+    gaps += [
+        f"parity_plan is not an ancestor of {name}"
+        for name in RESULT_MODELS
+        if plan not in ancestors(manifest, f"model.{PACKAGE}.{name}")
+    ]
+    return gaps
+
+
+def relation_node(manifest: dict[str, Any], spec: dict[str, Any]) -> str:
+    """The unique id of the node a pair side names."""
+    if "source" in spec:
+        source_name, table = spec["source"]
+        found = [
+            uid
+            for uid, s in manifest["sources"].items()
+            if s["source_name"] == source_name and s["name"] == table
+        ]
+    else:
+        package, name = [None, spec["ref"]] if isinstance(spec["ref"], str) else spec["ref"]
+        found = [
+            uid
+            for uid, n in manifest["nodes"].items()
+            if n["resource_type"] == "model"
+            and n["name"] == name
+            and package in (None, n["package_name"])
+        ]
+    assert len(found) == 1, f"{spec} names {found}"
+    return found[0]
+
+
+def ancestors(manifest: dict[str, Any], node: str) -> set[str]:
+    parents = manifest["parent_map"]
+    seen: set[str] = set()
+    queue = deque(parents[node])
+    while queue:
+        parent = queue.popleft()
+        if parent not in seen:
+            seen.add(parent)
+            queue.extend(parents.get(parent, []))
+    return seen
