@@ -10,5 +10,7 @@
         'where': none,
         'exclude_columns': [],
         'time_window': none,
+        'sensitive': false,
+        'sensitive_columns': [],
     }) }}
 {% endmacro %}

@@ -79,6 +79,13 @@
     {%- if drift is none or drift < 0 or drift > 100 -%}
         {{ exceptions.raise_compiler_error(where ~ ": max_row_drift_pct must be a percentage from 0 to 100, not '" ~ normalized['max_row_drift_pct'] ~ "'") }}
     {%- endif -%}
+    {%- if normalized['sensitive'] is not boolean -%}
+        {{ exceptions.raise_compiler_error(where ~ ": 'sensitive' must be true or false, not '" ~ normalized['sensitive'] ~ "'") }}
+    {%- endif -%}
+    {%- set hidden = normalized['sensitive_columns'] -%}
+    {%- if hidden is string or hidden is mapping or hidden is not iterable or (hidden | reject('string') | list) -%}
+        {{ exceptions.raise_compiler_error(where ~ ": 'sensitive_columns' must be a list of column names") }}
+    {%- endif -%}
     {%- set ratio = normalized['critical_drift_ratio'] -%}
     {%- if ratio is not none and not (parity._tolerance_number(ratio) is not none and 0 < parity._tolerance_number(ratio) <= 1) -%}
         {{ exceptions.raise_compiler_error(where ~ ": critical_drift_ratio must be a number above 0 and at most 1, not '" ~ ratio ~ "'") }}

@@ -40,6 +40,10 @@
         {%- endif -%}
     {%- endfor -%}
     {%- do parity._check_tolerance_columns(where, pair['tolerance'], rules) -%}
+    {%- set known = (pair['key'] + (rules | map(attribute='column') | list)) | map('lower') | list -%}
+    {%- for name in pair['sensitive_columns'] if name | lower not in known -%}
+        {{ exceptions.raise_compiler_error(where ~ ": sensitive_columns names column '" ~ name ~ "', which the pair neither keys on nor compares") }}
+    {%- endfor -%}
     {%- if defaulted -%}
         {%- set excluded = [] -%}
         {%- for name in pair['exclude_columns'] -%}

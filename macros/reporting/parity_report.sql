@@ -1,11 +1,24 @@
-{#- An on-run-end hook: logs, for every reconciled pair, its verdict, counts by kind and a few
-    example differences, and where the full results are. -#}
+{#- An on-run-end hook: logs, for every pair of the published run, its verdict, counts by kind and
+    a few example differences, and where the full results are; when this run published nothing
+    (it failed, or stopped before parity_runs), it says the results are those of the last
+    complete run, and when that run started. -#}
 {% macro parity_report(example_rows=5) %}
     {%- if not execute -%}{{ return('') }}{%- endif -%}
     {%- set summary = parity._built_relation('parity_summary') -%}
     {%- set differences = parity._built_relation('parity_differences') -%}
     {%- if summary is none or differences is none -%}
         {{ return('') }}
+    {%- endif -%}
+    {%- set runs = parity._built_relation('parity_runs') -%}
+    {%- set published = run_query('select run_id, run_started_at from ' ~ runs ~ ' order by published_at desc, run_id desc limit 1') if runs is not none else none -%}
+    {%- if published is none or published.rows | length == 0 -%}
+        {{ return('') }}
+    {%- endif -%}
+    {%- set last = published.rows[0] -%}
+    {%- if last['run_id'] != invocation_id -%}
+        {%- do log('', info=True) -%}
+        {%- do log("parity: this run published no results; shown below are those of the last complete run, "
+            ~ last['run_id'] ~ ", started " ~ last['run_started_at'], info=True) -%}
     {%- endif -%}
     {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
     {%- for pair in pairs -%}

@@ -21,12 +21,15 @@
 
 
 {#- What the comparison needs to know of one compared column: its name, the kind both sides
-    were canonicalized as (with a decimal's scale, to read the exact value back) and its
+    were canonicalized as (with a decimal's scale, to read the exact value back, and a float's
+    width, to show it in its shortest form) and its
     resolved tolerance ({} when compared exactly). -#}
 {% macro column_rule(where, column_name, profile, tolerance) %}
     {%- set rule = {'column': column_name, 'kind': profile['kind'], 'tolerance': parity.column_tolerance(where, column_name, profile['kind'], tolerance)} -%}
     {%- if profile['kind'] == 'decimal' -%}
         {%- do rule.update({'scale': profile['scale']}) -%}
+    {%- elif profile['kind'] == 'float' -%}
+        {%- do rule.update({'bits': profile['bits']}) -%}
     {%- endif -%}
     {{ return(rule) }}
 {% endmacro %}

@@ -1,4 +1,18 @@
 select
+    run_id,
     pair_name,
-    inline(differences) as (key, kind, column_name, source_value, target_value, delta, relative_error)
-from {{ ref('parity_pair_results') }}
+    inline(differences) as (
+        key,
+        kind,
+        column_name,
+        source_value,
+        target_value,
+        delta,
+        relative_error,
+        source_canonical,
+        target_canonical,
+        source_hash,
+        target_hash
+    )
+from {{ ref('parity_run_results') }}
+where run_id = {{ parity.published_run() }}

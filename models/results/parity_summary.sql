@@ -1,4 +1,6 @@
 select
+    run_id,
+    run_started_at,
     pair_name,
     source_relation,
     target_relation,
@@ -27,4 +29,5 @@ select
     config_hash,
     tolerance_hash,
     filters
-from {{ ref('parity_pair_results') }}
+from {{ ref('parity_run_results') }}
+where run_id = {{ parity.published_run() }}

@@ -7,6 +7,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from parity.presentation import Masking
 from parity.tolerance import ColumnRule
 
 
@@ -48,6 +49,14 @@ class PairPlan:
     @property
     def max_row_drift_pct(self) -> float:
         return float(self.config.get("max_row_drift_pct", 0))
+
+    @property
+    def masking(self) -> Masking:
+        """What the pair publishes no value of: `sensitive` (everything) or `sensitive_columns`."""
+        return Masking(
+            bool(self.config.get("sensitive")),
+            frozenset(name.lower() for name in self.config.get("sensitive_columns") or ()),
+        )
 
     @property
     def critical_drift_ratio(self) -> float | None:

@@ -11,11 +11,13 @@ import time
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.utils import AnalysisException
 
+from parity.drift import column_stats
 from parity.errors import ParityError
 from parity.hashdiff import HashdiffStats, hashdiff
 from parity.joindiff import joindiff
 from parity.log import logger
 from parity.plan import PairPlan, SidePlan, pairs_from_rows
+from parity.presentation import present
 from parity.results import (
     RESULT_SCHEMA,
     Findings,
@@ -29,6 +31,12 @@ from parity.spark_side import SparkSide, key_columns, value_columns
 from parity.sql_side import SqlSide
 
 SAME_ENGINE_DIALECTS = {"spark", "databricks"}
+# What a pair's column statistics cover (parity_column_drift.coverage).
+COVERAGE = {
+    "joindiff": "every compared row",
+    "hashdiff": "every compared row: those outside the downloaded segments matched by checksum",
+    "halted": "halted: only the differences found before the circuit breaker tripped",
+}
 
 
 def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
@@ -148,13 +156,23 @@ def _result_row(
 ) -> tuple:
     differing = findings.differing_rows
     schema = [
-        (None, f["kind"], f["column_name"], f["source_type"], f["target_type"], None, None)
+        (None, f["kind"], f["column_name"], f["source_type"], f["target_type"], *[None] * 6)
         for f in pair.schema_findings
     ]
     largest = max(sizes)
     # Rows missing or extra on either side, as a share of the larger side.
     drift = round(100.0 * findings.missing_or_extra_rows / largest, 6) if largest else 0.0
     mismatched = findings.counts[f"{VALUE_MISMATCH}_rows"]
+    # Rows present on both sides: each of their values was compared.
+    compared = sizes[0] - findings.counts["missing_in_target_rows"]
+    compared -= findings.counts["duplicate_in_source_rows"]
+    stats_of_columns = column_stats(
+        findings.differences,
+        pair.source.column_names,
+        pair.column_rules,
+        compared,
+        COVERAGE["halted" if stats.halted else algorithm],
+    )
     passed = mismatched == 0 and drift <= pair.max_row_drift_pct and not schema and not stats.halted
     return (
         pair.name,
@@ -179,5 +197,7 @@ def _result_row(
         pair.config_hash,
         pair.tolerance_hash,
         pair.filters,
-        findings.differences + schema,
+        stats_of_columns,
+        present(findings.differences, pair.source.key_names, pair.column_rules, pair.masking)
+        + schema,
     )

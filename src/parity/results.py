@@ -14,6 +14,7 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
+from parity.drift import COLUMN_STATS
 from parity.rowdiff import KINDS, VALUE_MISMATCH, RowDiff
 from parity.tolerance import ColumnRule, verdict
 
@@ -37,6 +38,18 @@ DIFFERENCE = T.StructType(
         T.StructField("target_value", T.StringType(), True),
         T.StructField("delta", T.StringType(), True),
         T.StructField("relative_error", T.DoubleType(), True),
+    ]
+)
+
+# A difference as published (presentation.py): readable values, the exact canonical text beside
+# them, and only hashes of what the pair marks sensitive.
+PUBLISHED_DIFFERENCE = T.StructType(
+    [
+        *DIFFERENCE.fields,
+        T.StructField("source_canonical", T.StringType(), True),
+        T.StructField("target_canonical", T.StringType(), True),
+        T.StructField("source_hash", T.StringType(), True),
+        T.StructField("target_hash", T.StringType(), True),
     ]
 )
 
@@ -70,7 +83,8 @@ RESULT_SCHEMA = T.StructType(
         T.StructField("config_hash", T.StringType(), False),
         T.StructField("tolerance_hash", T.StringType(), False),
         T.StructField("filters", T.StringType(), False),
-        T.StructField("differences", T.ArrayType(DIFFERENCE, False), False),
+        T.StructField("column_stats", T.ArrayType(COLUMN_STATS, False), False),
+        T.StructField("differences", T.ArrayType(PUBLISHED_DIFFERENCE, False), False),
     ]
 )
 

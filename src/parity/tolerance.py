@@ -37,7 +37,8 @@ class ColumnRule:
     column: str
     kind: str
     tolerance: dict[str, Any]
-    scale: int = 0
+    scale: int = 0  # a decimal's
+    bits: int = 64  # a float's
 
     @classmethod
     def from_plan(cls, rule: dict[str, Any]) -> ColumnRule:
@@ -45,7 +46,13 @@ class ColumnRule:
             name: value if isinstance(value, bool) else str(Decimal(str(value)).normalize())
             for name, value in rule["tolerance"].items()
         }
-        return cls(rule["column"], rule["kind"], options, int(rule.get("scale", 0)))
+        return cls(
+            rule["column"],
+            rule["kind"],
+            options,
+            int(rule.get("scale", 0)),
+            int(rule.get("bits", 64)),
+        )
 
     def number(self, option: str) -> Decimal | None:
         value = self.tolerance.get(option)

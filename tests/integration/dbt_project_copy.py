@@ -38,12 +38,16 @@ class DbtProject:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
 
-    def dbt(self, *args: str, vars: dict[str, Any] | None = None) -> dbtRunnerResult:
+    def dbt(
+        self, *args: str, vars: dict[str, Any] | None = None, logged: list[str] | None = None
+    ) -> dbtRunnerResult:
+        """Runs dbt on the project; ``logged`` collects the messages macros log."""
         os.environ["PARITY_SCHEMA"] = self.schema
         command = [*args, "--project-dir", str(self.path), "--profiles-dir", str(REPO / "profiles")]
         if vars is not None:
             command += ["--vars", yaml.safe_dump(vars)]
-        return dbtRunner().invoke(command)
+        callbacks = [] if logged is None else [lambda event: _collect(event, logged)]
+        return dbtRunner(callbacks=callbacks).invoke(command)
 
     def demo_vars(self, **extra: Any) -> dict[str, Any]:
         settings = yaml.safe_load((self.path / "dbt_project.yml").read_text())["vars"]
@@ -56,3 +60,8 @@ def error_text(result: dbtRunnerResult) -> str:
     for node_result in getattr(result.result, "results", None) or []:
         parts.append(str(node_result.message or ""))
     return "\n".join(parts)
+
+
+def _collect(event: Any, logged: list[str]) -> None:
+    if event.info.name in ("JinjaLogInfo", "JinjaLogDebug"):
+        logged.append(event.data.msg)

@@ -8,7 +8,7 @@ from parity.plan import config_hash, pairs_from_rows
 from parity.reference import row_hash
 from tests.conftest import REPO
 
-RUN_DEPENDENT = {"elapsed_seconds"}
+RUN_DEPENDENT = {"run_id", "run_started_at", "elapsed_seconds"}
 
 
 def summary(spark, schema):
@@ -16,8 +16,8 @@ def summary(spark, schema):
 
 
 def differences(spark, schema, pair):
-    rows = spark.table(f"{schema}.parity_differences").where(f"pair_name = '{pair}'").collect()
-    return sorted(tuple(r)[1:] for r in rows)
+    rows = spark.table(f"{schema}.parity_differences").where(f"pair_name = '{pair}'")
+    return sorted(tuple(r) for r in rows.drop("run_id", "pair_name").collect())
 
 
 def test_build_passes_with_the_planted_differences_as_warnings(demo):
@@ -65,11 +65,21 @@ def test_hashdiff_and_joindiff_report_the_same_values(demo, spark):
     mismatches = {
         r[0]: r[2:] for r in differences(spark, demo.schema, "orders") if r[1] == "value_mismatch"
     }
-    # column, both canonical values, the delta (target - source, in the column's unit) and the
-    # relative error.
-    assert mismatches["770"] == ("note", None, "", None, None)
+    # column, both values (readable, then canonical), the delta (target - source, in the
+    # column's unit), the relative error, and no hashes (nothing is sensitive).
+    assert mismatches["770"] == ("note", None, "", None, None, None, "", None, None)
     assert mismatches["2718"][0] == "ordered_at" and mismatches["2718"][3] == "1000.000"
-    assert mismatches["42"] == ("amount", "3986.18", "3986.19", "0.01", 0.01 / 3986.19)
+    assert mismatches["42"] == (
+        "amount",
+        "3986.18",
+        "3986.19",
+        "0.01",
+        0.01 / 3986.19,
+        "3986.18",
+        "3986.19",
+        None,
+        None,
+    )
 
 
 def test_canonical_sql_hashes_as_the_reference_does(demo, spark):
@@ -108,14 +118,16 @@ def test_config_hash_is_written_beside_results(demo, spark):
 
 def test_rebuild_gives_identical_results(demo, spark):
     before = summary(spark, demo.schema)
-    before_differences = spark.table(f"{demo.schema}.parity_differences").collect()
-    assert demo.dbt("run", "--select", "parity_pair_results", vars=demo.demo_vars()).success
+    before_differences = spark.table(f"{demo.schema}.parity_differences").drop("run_id").collect()
+    assert demo.dbt("run", "--select", "parity_pair_results+", vars=demo.demo_vars()).success
     after = summary(spark, demo.schema)
     for pair, row in before.items():
+        assert row["run_id"] != after[pair]["run_id"]
         assert {k: v for k, v in row.items() if k not in RUN_DEPENDENT} == {
             k: v for k, v in after[pair].items() if k not in RUN_DEPENDENT
         }
-    assert spark.table(f"{demo.schema}.parity_differences").collect() == before_differences
+    after_differences = spark.table(f"{demo.schema}.parity_differences").drop("run_id").collect()
+    assert after_differences == before_differences
 
 
 def test_error_threshold_fails_the_test_and_identical_pair_passes(demo):

@@ -166,13 +166,21 @@ def reconciled(scratch, spark, remote_legacy):
     differences = {}
     for row in spark.table(f"{scratch.schema}.parity_differences").collect():
         differences.setdefault(row["pair_name"], []).append(row.asDict())
+    run_id = summaries["tol_joindiff"]["run_id"]
+    drift = {
+        (r["pair_name"], r["column_name"]): r.asDict()
+        for r in spark.table(f"{scratch.schema}.parity_column_drift")
+        .where(f"run_id = '{run_id}'")
+        .collect()
+    }
     tested = scratch.dbt(
         "test",
         "--select",
         "tolerance_target tolerance_within",
         vars=scratch.demo_vars(parity={"pairs": pairs}),
     )
-    yield summaries, differences, {r.node.name: str(r.status) for r in tested.result.results}
+    statuses = {r.node.name: str(r.status) for r in tested.result.results}
+    yield summaries, differences, statuses, drift
     for name in (
         "tolerance_source.sql",
         "tolerance_target.sql",
@@ -194,7 +202,7 @@ EXPECTED = {
 
 @pytest.mark.parametrize("name", ["tol_joindiff", "tol_hashdiff"])
 def test_each_drift_is_judged_by_its_columns_tolerance(reconciled, name):
-    summaries, differences, _ = reconciled
+    summaries, differences, _, _ = reconciled
     assert kinds(differences[name]) == EXPECTED
     found = summaries[name]
     assert (found["value_mismatch_rows"], found["mismatched_values"]) == (8, 8)
@@ -203,7 +211,7 @@ def test_each_drift_is_judged_by_its_columns_tolerance(reconciled, name):
 
 
 def test_both_algorithms_report_the_same_deltas(reconciled):
-    _, differences, _ = reconciled
+    _, differences, _, _ = reconciled
     joindiff, hashdiff = (
         sorted(tuple(v for k, v in sorted(d.items()) if k != "pair_name") for d in differences[n])
         for n in ("tol_joindiff", "tol_hashdiff")
@@ -212,7 +220,7 @@ def test_both_algorithms_report_the_same_deltas(reconciled):
 
 
 def test_deltas_are_exact_and_in_the_columns_unit(reconciled):
-    _, differences, _ = reconciled
+    _, differences, _, _ = reconciled
     delta = {(d["key"], d["column_name"]): d["delta"] for d in differences["tol_joindiff"]}
     assert delta[("10", "amount")] == "0.01"
     assert delta[("80", "serial")] == "1"  # 2^60 + 81 against 2^60 + 80: no double involved
@@ -229,7 +237,7 @@ def test_deltas_are_exact_and_in_the_columns_unit(reconciled):
 
 
 def test_drift_only_within_tolerance_passes(reconciled):
-    summaries, differences, _ = reconciled
+    summaries, differences, _, _ = reconciled
     found = summaries["tol_within"]
     assert found["passed"] and found["differing_rows"] == 0
     assert {d["kind"] for d in differences["tol_within"]} == {"within_tolerance"}
@@ -238,7 +246,7 @@ def test_drift_only_within_tolerance_passes(reconciled):
 
 
 def test_postgres_side_is_judged_alike(reconciled):
-    _, differences, _ = reconciled
+    _, differences, _, _ = reconciled
     expected = {k: v for k, v in EXPECTED.items() if k[1] != "serial"}
     assert kinds(differences["tol_postgres"]) == expected
 
@@ -257,12 +265,12 @@ def test_postgres_side_is_judged_alike(reconciled):
     ],
 )
 def test_generic_tests_give_the_verdicts(reconciled, test, status):
-    _, _, statuses = reconciled
+    _, _, statuses, _ = reconciled
     assert statuses[test] == status
 
 
 def test_circuit_breaker_halts_and_fails_the_pair(reconciled):
-    summaries, differences, _ = reconciled
+    summaries, differences, _, _ = reconciled
     for name in ("tol_halted_joindiff", "tol_halted_hashdiff"):
         assert summaries[name]["halted"] and not summaries[name]["passed"]
     # joindiff counts inside Spark first: no difference left it.
@@ -272,3 +280,24 @@ def test_circuit_breaker_halts_and_fails_the_pair(reconciled):
     assert differences["tol_halted_hashdiff"]
     assert not summaries["tol_not_halted"]["halted"]
     assert kinds(differences["tol_not_halted"]) == EXPECTED
+
+
+def test_column_drift_telemetry_of_the_run(reconciled):
+    *_, drift = reconciled
+    amount = drift[("tol_joindiff", "amount")]
+    assert (amount["values_compared"], amount["out_of_tolerance"], amount["within_tolerance"]) == (
+        3000,
+        1,
+        1,
+    )
+    assert amount["max_abs_error"] == pytest.approx(0.02)
+    assert amount["mean_abs_error"] == pytest.approx(0.03 / 3000)
+    assert amount["max_lag_ms"] is None and amount["coverage"] == "every compared row"
+    ordered = drift[("tol_joindiff", "ordered_at")]
+    assert (ordered["max_lag_ms"], ordered["p99_lag_ms"]) == (2.0, 0.0)
+    assert ordered["max_relative_error"] is None
+    assert drift[("tol_joindiff", "note")]["null_on_one_side"] == 1
+    assert drift[("tol_joindiff", "is_gift")]["out_of_tolerance"] == 0
+    assert drift[("tol_hashdiff", "amount")]["mean_abs_error"] == amount["mean_abs_error"]
+    assert drift[("tol_hashdiff", "amount")]["coverage"].startswith("every compared row: ")
+    assert drift[("tol_halted_joindiff", "amount")]["coverage"].startswith("halted")

@@ -1,0 +1,31 @@
+{#- A run's consistency audits, before it is published: for every pair (but a halted one, whose
+    counts are of what it found before stopping), the rows each side holds add up to the same
+    identical rows, the differing rows are the sum of their kinds, every counted difference is
+    listed, and the rows moved are the sum of both sides'. Raises an error naming the run, the
+    pair and each audit that failed. -#}
+{% macro audit_run(history, run_id) %}
+    {%- set checks = {
+        'identical rows': "source_rows - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows"
+            ~ " = target_rows - missing_in_source_rows - duplicate_in_target_rows - value_mismatch_rows - within_tolerance_rows"
+            ~ " and source_rows - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows >= 0",
+        'differing rows': "differing_rows = missing_in_target_rows + missing_in_source_rows + value_mismatch_rows"
+            ~ " + duplicate_in_source_rows + duplicate_in_target_rows",
+        'differences listed': "size(differences) = mismatched_values + within_tolerance_values + missing_in_target_rows"
+            ~ " + missing_in_source_rows + duplicate_in_source_rows + duplicate_in_target_rows + schema_findings",
+        'rows moved': "rows_moved = source_rows_moved + target_rows_moved",
+    } -%}
+    {%- set failed = [] -%}
+    {%- for name, check in checks.items() -%}
+        {%- do failed.append("select pair_name, '" ~ name ~ "' as audit from " ~ history
+            ~ " where run_id = '" ~ run_id ~ "' and not halted and not coalesce(" ~ check ~ ", false)") -%}
+    {%- endfor -%}
+    {%- set found = run_query(failed | join(' union all ') ~ ' order by pair_name, audit') -%}
+    {%- if found.rows | length -%}
+        {%- set listed = [] -%}
+        {%- for row in found.rows -%}
+            {%- do listed.append("pair '" ~ row['pair_name'] ~ "': " ~ row['audit']) -%}
+        {%- endfor -%}
+        {{ exceptions.raise_compiler_error("parity: run " ~ run_id ~ " failed its audits, so it is not published and the previous results stay: "
+            ~ listed | join('; ')) }}
+    {%- endif -%}
+{% endmacro %}

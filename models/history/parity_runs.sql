@@ -1,0 +1,15 @@
+{#- The log of published runs, one row each: appended only when this run's results in
+    parity_run_results pass their consistency audits (macros/publish/run_audits.sql), so an
+    audit that fails leaves the previous run published. -#}
+{%- set history = ref('parity_run_results') -%}
+{%- if execute -%}
+    {%- do parity.audit_run(history, invocation_id) -%}
+{%- endif %}
+select
+    '{{ invocation_id }}' as run_id,
+    {{ parity.run_started_at_literal() }} as run_started_at,
+    current_timestamp() as published_at,
+    count(*) as pairs,
+    count_if(passed) as pairs_passed
+from {{ history }}
+where run_id = '{{ invocation_id }}'

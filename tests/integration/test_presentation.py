@@ -1,0 +1,97 @@
+"""Published differences are readable (a double in its shortest decimal, a boolean as true or
+false) beside their exact canonical text; a pair or column marked sensitive publishes no value,
+anywhere, only hashes of the canonical text."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from parity.presentation import shortest_float
+
+
+def pair(name, **options):
+    return {
+        "name": name,
+        "source": {"ref": "legacy_orders"},
+        "target": {"ref": "lakehouse_orders"},
+        "key": "order_id",
+        **options,
+    }
+
+
+def sha(text):
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def published(scratch, spark):
+    pairs = [
+        pair("readable"),
+        pair("masked_columns", sensitive_columns=["amount", "note"]),
+        pair("masked_pair", sensitive=True, algorithm="hashdiff"),
+    ]
+    logged: list[str] = []
+    ran = scratch.dbt(
+        "run",
+        "--select",
+        "parity_remote_relations+",
+        vars=scratch.demo_vars(parity={"pairs": pairs}),
+        logged=logged,
+    )
+    assert ran.success
+    found = {}
+    for row in spark.table(f"{scratch.schema}.parity_differences").collect():
+        found[(row["pair_name"], row["key"], row["column_name"])] = row.asDict()
+    return found, logged
+
+
+def test_values_read_as_a_person_would_write_them(published):
+    found, _ = published
+    discount = found[("readable", "99", "discount")]
+    assert discount["source_canonical"].startswith("0x1.")
+    assert discount["source_value"] == repr(float.fromhex(discount["source_canonical"]))
+    gift = found[("readable", "500", "is_gift")]
+    assert (gift["source_value"], gift["target_value"]) == ("false", "true")
+    assert (gift["source_canonical"], gift["target_canonical"]) == ("0", "1")
+    row = json.loads(found[("readable", "17", None)]["source_value"])
+    assert row["is_gift"] in ("true", "false") and not row["discount"].startswith("0x")
+
+
+def test_shortest_float_reads_back_as_the_same_value():
+    assert shortest_float(0.1) == "0.1"
+    assert shortest_float(float.fromhex("0x1.99999a0000000p-4"), 32) == "0.1"  # float32 0.1
+    assert shortest_float(16777217.0) == "16777217.0"
+
+
+def test_sensitive_columns_publish_only_hashes(published):
+    found, _ = published
+    amount = found[("masked_columns", "42", "amount")]
+    assert [amount[k] for k in ("source_value", "target_value", "delta", "source_canonical")] == [
+        None
+    ] * 4
+    assert (amount["source_hash"], amount["target_hash"]) == (sha("3986.18"), sha("3986.19"))
+    assert found[("masked_columns", "64", "customer_id")]["source_value"] == "1817"
+    lost = json.loads(found[("masked_columns", "17", None)]["source_value"])
+    assert lost["note"] == sha("order 17") and lost["status"] == "shipped"
+
+
+def test_a_sensitive_pair_publishes_no_value_nor_key(published):
+    found, logged = published
+    masked = {k: v for k, v in found.items() if k[0] == "masked_pair"}
+    assert len(masked) == 13
+    for (_, key, column), row in masked.items():
+        assert key.startswith("sha256:")
+        if column is None:
+            shown = row["source_value"] or row["target_value"]
+            assert shown.startswith("sha256:")
+        else:
+            assert row["source_value"] is None and row["target_value"] is None
+    assert found[("masked_pair", sha("42"), "amount")]["source_hash"] == sha("3986.18")
+    # The on-run-end report's section of the pair: its example differences show hashes only.
+    report = "\n".join(logged)
+    section = report.split("parity pair 'masked_pair': DIFFERENT")[1].split("parity pair '")[0]
+    assert "key sha256:" in section
+    assert "3986.18" not in section and "order 17" not in section

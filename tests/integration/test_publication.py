@@ -1,0 +1,81 @@
+"""Results are published whole: a run becomes visible in every result model at once, only after
+its own consistency audits pass; a run stopped before that (dbt killed between two models) or
+failing an audit leaves every result model showing the previous run, and the report says so."""
+
+from __future__ import annotations
+
+from tests.integration.dbt_project_copy import error_text
+
+GOOD = {
+    "name": "p",
+    "source": {"ref": "legacy_orders"},
+    "target": {"ref": "lakehouse_orders"},
+    "key": "order_id",
+}
+RENAMED = {**GOOD, "name": "renamed"}
+UP_TO_HISTORY = "parity_remote_relations parity_remote_columns parity_plan parity_pair_results"
+
+
+def published(spark, scratch):
+    """The run id each result model shows, and the pairs of the summary."""
+    summary = spark.table(f"{scratch.schema}.parity_summary").collect()
+    differences = spark.table(f"{scratch.schema}.parity_differences").collect()
+    runs = {r["run_id"] for r in summary} | {r["run_id"] for r in differences}
+    return runs, sorted(r["pair_name"] for r in summary)
+
+
+def run_all(scratch, pair, **options):
+    return scratch.dbt(
+        "run",
+        "--select",
+        "parity_remote_relations+",
+        vars=scratch.demo_vars(parity={"pairs": [pair]}),
+        **options,
+    )
+
+
+def test_a_run_stopped_before_publication_leaves_the_previous_one(scratch, spark):
+    assert run_all(scratch, GOOD).success
+    before = published(spark, scratch)
+    assert len(before[0]) == 1 and before[1] == ["p"]
+
+    logged: list[str] = []
+    stopped = scratch.dbt(
+        "run",
+        "--select",
+        f"{UP_TO_HISTORY} parity_run_results",
+        vars=scratch.demo_vars(parity={"pairs": [RENAMED]}),
+        logged=logged,
+    )
+    assert stopped.success
+    history = spark.table(f"{scratch.schema}.parity_run_results")
+    assert history.where("pair_name = 'renamed'").count() == 1  # reconciled, not published
+    assert published(spark, scratch) == before
+    (run_id,) = before[0]
+    assert any("this run published no results" in line and run_id in line for line in logged), (
+        logged
+    )
+
+    assert run_all(scratch, RENAMED).success
+    runs, pairs = published(spark, scratch)
+    assert runs != before[0] and pairs == ["renamed"]
+
+
+def test_a_run_failing_its_audits_is_not_published(scratch, spark):
+    assert run_all(scratch, GOOD).success
+    before = published(spark, scratch)
+    vars = scratch.demo_vars(parity={"pairs": [RENAMED]})
+    assert scratch.dbt("run", "--select", UP_TO_HISTORY, vars=vars).success
+    # A reconciliation whose counts do not add up.
+    table = f"{scratch.schema}.parity_pair_results"
+    spark.table(table).withColumn(
+        "differing_rows", spark.table(table)["differing_rows"] + 1
+    ).write.mode("overwrite").saveAsTable(f"{scratch.schema}.parity_pair_results_tampered")
+    spark.sql(f"insert overwrite table {table} select * from {table}_tampered")
+
+    failed = scratch.dbt("run", "--select", "parity_run_results+", vars=vars)
+    assert not failed.success
+    assert "failed its audits, so it is not published" in error_text(failed)
+    assert "pair 'renamed': differing rows" in error_text(failed)
+    assert published(spark, scratch) == before
+    assert spark.table(f"{scratch.schema}.parity_runs").where("pairs > 0").count() >= 2
