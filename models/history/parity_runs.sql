@@ -2,7 +2,8 @@
     parity_run_results pass their consistency audits (macros/publish/run_audits.sql), so an
     audit that fails leaves the previous run published. -#}
 {%- set history = ref('parity_run_results') -%}
-{%- if execute -%}
+{#- Only when a run or build executes this model: compiling it (docs, linting) audits nothing. -#}
+{%- if execute and flags.WHICH in ['run', 'build'] -%}
     {%- do parity.audit_run(history, invocation_id) -%}
 {%- endif %}
 select

@@ -2,12 +2,12 @@
     time series of how far each column drifts (values out of and within tolerance, errors,
     temporal lag), with the configuration and tolerance that produced it. -#}
 select
-    history.run_id,
-    history.run_started_at,
-    history.pair_name,
-    history.config_hash,
-    history.tolerance_hash,
-    inline(history.column_stats) as (
+    run_results.run_id,
+    run_results.run_started_at,
+    run_results.pair_name,
+    run_results.config_hash,
+    run_results.tolerance_hash,
+    inline(run_results.column_stats) as (
         column_name,
         values_compared,
         out_of_tolerance,
@@ -21,5 +21,5 @@ select
         p99_lag_ms,
         coverage
     )
-from {{ ref('parity_run_results') }} as history
-where history.run_id in (select runs.run_id from {{ ref('parity_runs') }} as runs)
+from {{ ref('parity_run_results') }} as run_results
+where run_results.run_id in (select runs.run_id from {{ ref('parity_runs') }} as runs)
