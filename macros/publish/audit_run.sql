@@ -1,9 +1,9 @@
 {#- A run's consistency audits, before it is published: for every pair (but a halted one, whose
     counts are of what it found before stopping), the rows each side holds add up to the same
     identical rows, the differing rows are the sum of their kinds, every counted difference is
-    listed, and the rows moved are the sum of both sides'. Raises an error naming the run, the
-    pair and each audit that failed. -#}
-{% macro audit_run(history, run_id) %}
+    listed, and the rows moved are the sum of both sides'; and every configured pair has a result
+    in this run. Raises an error naming the run, the pair and each audit that failed. -#}
+{% macro audit_run(history, run_id, pair_names) %}
     {%- set checks = {
         'identical rows': "source_rows - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows"
             ~ " = target_rows - missing_in_source_rows - duplicate_in_target_rows - value_mismatch_rows - within_tolerance_rows"
@@ -20,8 +20,12 @@
             ~ " where run_id = '" ~ run_id ~ "' and not halted and not coalesce(" ~ check ~ ", false)") -%}
     {%- endfor -%}
     {%- set found = run_query(failed | join(' union all ') ~ ' order by pair_name, audit') -%}
-    {%- if found.rows | length -%}
-        {%- set listed = [] -%}
+    {%- set reconciled = run_query("select pair_name from " ~ history ~ " where run_id = '" ~ run_id ~ "'").columns[0].values() -%}
+    {%- set listed = [] -%}
+    {%- for name in pair_names if name not in reconciled -%}
+        {%- do listed.append("pair '" ~ name ~ "': no result in this run (build parity_run_results in the same run)") -%}
+    {%- endfor -%}
+    {%- if found.rows | length or listed -%}
         {%- for row in found.rows -%}
             {%- do listed.append("pair '" ~ row['pair_name'] ~ "': " ~ row['audit']) -%}
         {%- endfor -%}

@@ -1,10 +1,10 @@
 {#- The log of published runs, one row each: appended only when this run's results in
-    parity_run_results pass their consistency audits (macros/publish/run_audits.sql), so an
+    parity_run_results pass their consistency audits (macros/publish/audit_run.sql), so an
     audit that fails leaves the previous run published. -#}
 {%- set history = ref('parity_run_results') -%}
 {#- Only when a run or build executes this model: compiling it (docs, linting) audits nothing. -#}
 {%- if execute and flags.WHICH in ['run', 'build'] -%}
-    {%- do parity.audit_run(history, invocation_id) -%}
+    {%- do parity.audit_run(history, invocation_id, parity.parity_pairs() | map(attribute='name') | list) -%}
 {%- endif %}
 select
     '{{ invocation_id }}' as run_id,

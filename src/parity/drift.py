@@ -11,6 +11,7 @@ from typing import Any
 
 from pyspark.sql import types as T
 
+from parity.presentation import Masking
 from parity.tolerance import ColumnRule
 
 COLUMN_STATS = T.StructType(
@@ -40,27 +41,35 @@ def column_stats(
     rules: tuple[ColumnRule, ...],
     compared: int,
     coverage: str,
+    masking: Masking,
 ) -> list[tuple[Any, ...]]:
-    """One row per compared column, in COLUMN_STATS' layout. ``differences`` are the published
-    differences (results.DIFFERENCE); only those of a single column count here."""
+    """One row per compared column, in COLUMN_STATS' layout. ``differences`` are the pair's
+    differences (results.DIFFERENCE); only those of a single column count here. A sensitive
+    column gets counts only: its errors and lags would tell how far its values moved."""
     by_column: dict[str, list[tuple[Any, ...]]] = {name: [] for name in column_names}
     for _key, kind, column, source, target, delta, relative in differences:
         if kind in ("value_mismatch", "within_tolerance") and column in by_column:
             by_column[column].append((kind, source, target, delta, relative))
     return [
-        _stats(name, rule, by_column[name], compared, coverage)
+        _stats(name, rule, by_column[name], compared, coverage, masking.hides(name))
         for name, rule in zip(column_names, rules, strict=True)
     ]
 
 
 def _stats(
-    name: str, rule: ColumnRule, found: list[tuple[Any, ...]], compared: int, coverage: str
+    name: str,
+    rule: ColumnRule,
+    found: list[tuple[Any, ...]],
+    compared: int,
+    coverage: str,
+    hidden: bool,
 ) -> tuple[Any, ...]:
     """``found``: (kind, source value, target value, delta, relative error) per difference."""
     errors = [abs(float(delta)) for *_, delta, _ in found if delta is not None]
     relatives = [relative for *_, relative in found if relative is not None]
-    measured = rule.kind in NUMERIC + TEMPORAL
-    lagged = rule.kind in ("timestamp", "timestamp_ntz")
+    measured = rule.kind in NUMERIC + TEMPORAL and not hidden
+    lagged = rule.kind in ("timestamp", "timestamp_ntz") and not hidden
+    relative_kind = rule.kind in NUMERIC and not hidden
     return (
         name,
         compared,
@@ -69,8 +78,8 @@ def _stats(
         sum((source is None) != (target is None) for _, source, target, *_ in found),
         _largest(errors) if measured else None,
         _mean(errors, compared) if measured else None,
-        _largest(relatives) if rule.kind in NUMERIC else None,
-        _mean(relatives, compared) if rule.kind in NUMERIC else None,
+        _largest(relatives) if relative_kind else None,
+        _mean(relatives, compared) if relative_kind else None,
         _largest(errors) if lagged else None,
         _p99(errors, compared) if lagged else None,
         coverage,

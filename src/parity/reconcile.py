@@ -172,6 +172,7 @@ def _result_row(
         pair.column_rules,
         compared,
         COVERAGE["halted" if stats.halted else algorithm],
+        pair.masking,
     )
     passed = mismatched == 0 and drift <= pair.max_row_drift_pct and not schema and not stats.halted
     return (

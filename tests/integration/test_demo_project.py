@@ -30,6 +30,21 @@ def test_build_passes_with_the_planted_differences_as_warnings(demo):
     ] == ["warn"]
 
 
+def test_tolerance_matrix_accepts_five_planted_drifts(demo, spark):
+    kinds = {(r[0], r[2]): r[1] for r in differences(spark, demo.schema, "orders_tolerant")}
+    within = {("99", "discount"), ("314", "status"), ("770", "note"), ("2718", "ordered_at")}
+    within.add(("1234", "ship_date"))
+    assert {k for k, kind in kinds.items() if kind == "within_tolerance"} == within
+    beyond = {("42", "amount"), ("64", "customer_id"), ("500", "is_gift")}
+    assert {k for k, kind in kinds.items() if kind == "value_mismatch"} == beyond
+    tolerant = summary(spark, demo.schema)["orders_tolerant"]
+    assert (tolerant["value_mismatch_rows"], tolerant["within_tolerance_rows"]) == (3, 5)
+    assert tolerant["row_drift_pct"] <= 0.5 and not tolerant["passed"]
+    statuses = {r.node.name: str(r.status) for r in demo.build_result.result.results}
+    assert [s for n, s in statuses.items() if "in_parity" in n] == ["warn"]
+    assert [s for n, s in statuses.items() if "column_drift_below" in n] == ["pass"]
+
+
 def test_every_planted_difference_and_nothing_else(demo, spark):
     with open(REPO / "demo" / "seeds" / "expected_orders_differences.csv") as planted:
         expected = sorted(

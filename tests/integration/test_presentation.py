@@ -78,6 +78,17 @@ def test_sensitive_columns_publish_only_hashes(published):
     assert lost["note"] == sha("order 17") and lost["status"] == "shipped"
 
 
+def test_drift_of_a_sensitive_column_is_counted_not_measured(published, spark, scratch):
+    drift = {
+        r["column_name"]: r
+        for r in spark.table(f"{scratch.schema}.parity_column_drift")
+        .where("pair_name = 'masked_columns'")
+        .collect()
+    }
+    assert drift["amount"]["out_of_tolerance"] == 1 and drift["amount"]["max_abs_error"] is None
+    assert drift["customer_id"]["max_abs_error"] == 1.0
+
+
 def test_a_sensitive_pair_publishes_no_value_nor_key(published):
     found, logged = published
     masked = {k: v for k, v in found.items() if k[0] == "masked_pair"}

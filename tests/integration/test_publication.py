@@ -12,7 +12,7 @@ GOOD = {
     "target": {"ref": "lakehouse_orders"},
     "key": "order_id",
 }
-RENAMED = {**GOOD, "name": "renamed"}
+NEXT = {**GOOD, "name": "p_next"}
 UP_TO_HISTORY = "parity_remote_relations parity_remote_columns parity_plan parity_pair_results"
 
 
@@ -44,27 +44,27 @@ def test_a_run_stopped_before_publication_leaves_the_previous_one(scratch, spark
         "run",
         "--select",
         f"{UP_TO_HISTORY} parity_run_results",
-        vars=scratch.demo_vars(parity={"pairs": [RENAMED]}),
+        vars=scratch.demo_vars(parity={"pairs": [NEXT]}),
         logged=logged,
     )
     assert stopped.success
     history = spark.table(f"{scratch.schema}.parity_run_results")
-    assert history.where("pair_name = 'renamed'").count() == 1  # reconciled, not published
+    assert history.where("pair_name = 'p_next'").count() == 1  # reconciled, not published
     assert published(spark, scratch) == before
     (run_id,) = before[0]
     assert any("this run published no results" in line and run_id in line for line in logged), (
         logged
     )
 
-    assert run_all(scratch, RENAMED).success
+    assert run_all(scratch, NEXT).success
     runs, pairs = published(spark, scratch)
-    assert runs != before[0] and pairs == ["renamed"]
+    assert runs != before[0] and pairs == ["p_next"]
 
 
 def test_a_run_failing_its_audits_is_not_published(scratch, spark):
     assert run_all(scratch, GOOD).success
     before = published(spark, scratch)
-    vars = scratch.demo_vars(parity={"pairs": [RENAMED]})
+    vars = scratch.demo_vars(parity={"pairs": [NEXT]})
     assert scratch.dbt("run", "--select", UP_TO_HISTORY, vars=vars).success
     # A reconciliation whose counts do not add up.
     table = f"{scratch.schema}.parity_pair_results"
@@ -76,6 +76,6 @@ def test_a_run_failing_its_audits_is_not_published(scratch, spark):
     failed = scratch.dbt("run", "--select", "parity_run_results+", vars=vars)
     assert not failed.success
     assert "failed its audits, so it is not published" in error_text(failed)
-    assert "pair 'renamed': differing rows" in error_text(failed)
+    assert "pair 'p_next': differing rows" in error_text(failed)
     assert published(spark, scratch) == before
     assert spark.table(f"{scratch.schema}.parity_runs").where("pairs > 0").count() >= 2
