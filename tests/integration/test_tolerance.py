@@ -62,6 +62,12 @@ TOLERANCE = {
     },
 }
 
+# For the relations without `serial`: the legacy copies in PostgreSQL and DuckDB.
+WITHOUT_SERIAL = {
+    **TOLERANCE,
+    "columns": {k: v for k, v in TOLERANCE["columns"].items() if k != "serial"},
+}
+
 TESTS = """
 version: 2
 models:
@@ -82,6 +88,12 @@ models:
       - parity.column_drift_below:
           name: discount_relative_error_fails
           arguments: {pair: tol_joindiff, column: discount, max_relative_error: 1.0e-9}
+      - parity.row_drift_below:
+          name: row_drift_passes
+          arguments: {pair: tol_joindiff, max_pct: 0}
+      - parity.row_drift_below:
+          name: row_drift_fails
+          arguments: {pair: tol_lakehouse, max_pct: 0.01}
   - name: tolerance_within
     data_tests:
       - parity.no_differences:
@@ -149,15 +161,21 @@ def reconciled(scratch, spark, remote_legacy):
             bisection_threshold=16,
         ),
         pair("tol_not_halted", "tolerance_target", critical_drift_ratio=0.01),
+        # The demo's migrated copy: 5 rows lost, new or doubled of 3001.
         {
-            **pair("tol_postgres", "tolerance_target", bisection_threshold=16),
-            "source": {"source": ["legacy_pg", "orders"]},
-            "columns": [c for c in COLUMNS if c != "serial"],
-            "tolerance": {
-                **TOLERANCE,
-                "columns": {k: v for k, v in TOLERANCE["columns"].items() if k != "serial"},
-            },
+            **pair("tol_lakehouse", "lakehouse_orders"),
+            "source": {"ref": "legacy_orders"},
+            "tolerance": WITHOUT_SERIAL,
         },
+        *(
+            {
+                **pair(name, "tolerance_target", bisection_threshold=16),
+                "source": {"source": [source, "orders"]},
+                "columns": [c for c in COLUMNS if c != "serial"],
+                "tolerance": WITHOUT_SERIAL,
+            }
+            for name, source in (("tol_postgres", "legacy_pg"), ("tol_duckdb", "legacy_duckdb"))
+        ),
     ]
     assert reconcile(scratch, pairs).success
     summaries = {
@@ -245,10 +263,11 @@ def test_drift_only_within_tolerance_passes(reconciled):
     assert found["tolerance_hash"] != found["config_hash"]
 
 
-def test_postgres_side_is_judged_alike(reconciled):
+@pytest.mark.parametrize("name", ["tol_postgres", "tol_duckdb"])
+def test_sides_outside_spark_are_judged_alike(reconciled, name):
     _, differences, _, _ = reconciled
     expected = {k: v for k, v in EXPECTED.items() if k[1] != "serial"}
-    assert kinds(differences["tol_postgres"]) == expected
+    assert kinds(differences[name]) == expected
 
 
 @pytest.mark.parametrize(
@@ -262,6 +281,8 @@ def test_postgres_side_is_judged_alike(reconciled):
         ("no_differences_within_tolerance_passes", "pass"),
         ("in_parity_passes", "pass"),
         ("discount_relative_error_passes", "pass"),
+        ("row_drift_passes", "pass"),
+        ("row_drift_fails", "fail"),
     ],
 )
 def test_generic_tests_give_the_verdicts(reconciled, test, status):
