@@ -4,5 +4,8 @@
         'algorithm': 'auto',
         'bisection_factor': 32,
         'bisection_threshold': 16384,
+        'compatibility': 'none',
+        'column_presence_tolerance': 0,
+        'enforce_key': 'error',
     }) }}
 {% endmacro %}

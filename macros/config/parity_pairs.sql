@@ -73,6 +73,7 @@
                 ~ ((" and at most " ~ maximum) if maximum is not none else "") ~ ", not '" ~ value ~ "'") }}
         {%- endif -%}
     {%- endfor -%}
+    {%- do parity._check_schema_options(where, normalized) -%}
     {{ return(normalized) }}
 {% endmacro %}
 
