@@ -21,5 +21,14 @@ select
     source_rows_moved,
     target_rows_moved,
     elapsed_seconds,
-    config_hash
+    config_hash,
+    data_compared,
+    schema_compatible,
+    source_schema_hash,
+    target_schema_hash,
+    source_null_keys,
+    source_duplicate_keys,
+    target_null_keys,
+    target_duplicate_keys,
+    keys_flagged
 from {{ ref('parity_pair_results') }}

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from parity.keyspace import KeySpace
 from parity.log import logger
 from parity.rowdiff import RowDiff, compare_rows
-from parity.sides import Checksum, Side
+from parity.sides import Checksum, Profile, Side
 
 # One pass never asks an engine for more than this many cells per segment it refines...
 MAX_CELLS_PER_SEGMENT = 1 << 16
@@ -50,10 +50,18 @@ class Outcome:
     stats: HashdiffStats
 
 
-def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold: int) -> Outcome:
+def hashdiff(
+    pair_name: str,
+    source: Side,
+    target: Side,
+    factor: int,
+    threshold: int,
+    profiles: tuple[Profile, Profile] | None = None,
+) -> Outcome:
+    """``profiles``: the sides' first pass, when the caller has taken it already."""
     stats = HashdiffStats(passes=1, segments_checked=1)
-    source_profile, target_profile = source.profile(), target.profile()
-    sizes = source_profile.checksum.rows, target_profile.checksum.rows
+    source_profile, target_profile = profiles or (source.profile(), target.profile())
+    sizes = source_profile.rows, target_profile.rows
     logger.info(
         "parity pair '%s': hashdiff pass 1, whole tables: %s source rows, %s target rows scanned",
         pair_name,
@@ -67,7 +75,7 @@ def hashdiff(pair_name: str, source: Side, target: Side, factor: int, threshold:
     highs = [p.max_position for p in (source_profile, target_profile) if p.max_position is not None]
     space = KeySpace.spanning(min(lows), max(highs), factor)
     downloads: dict[int, set[int]] = {}
-    depth, frontier = 0, {0: max(sizes)}
+    depth, frontier = 0, {0: max(source_profile.checksum.rows, target_profile.checksum.rows)}
     while frontier:
         largest = max(frontier.values())
         if largest <= threshold or space.is_unit(depth):

@@ -14,10 +14,11 @@ from pyspark.sql.utils import AnalysisException
 from parity.errors import ParityError
 from parity.hashdiff import HashdiffStats, hashdiff
 from parity.joindiff import joindiff
+from parity.key_constraints import enforce_keys
 from parity.log import logger
 from parity.plan import PairPlan, SidePlan, pairs_from_rows
-from parity.results import RESULT_SCHEMA, Findings, row_diff_frame, summarize
-from parity.sides import Side
+from parity.results import COUNTS, RESULT_SCHEMA, Findings, row_diff_frame, summarize
+from parity.sides import Profile, Side
 from parity.spark_side import SparkSide, key_columns, value_columns
 from parity.sql_side import SqlSide
 
@@ -39,6 +40,16 @@ def choose_algorithm(pair: PairPlan) -> str:
 def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
     started = time.perf_counter()
     algorithm = choose_algorithm(pair)
+    if not pair.schema_compatible:
+        # Its schema findings are its result: no side is opened, no row is read.
+        logger.info(
+            "parity pair '%s': schema incompatible under compatibility %s, no data compared",
+            pair.name,
+            pair.config["compatibility"],
+        )
+        nothing = Findings({name: 0 for name in COUNTS}, 0, [])
+        elapsed = round(time.perf_counter() - started, 3)
+        return _result_row(pair, algorithm, None, HashdiffStats(), nothing, elapsed, False)
     logger.info(
         "parity pair '%s': %s of %s against %s",
         pair.name,
@@ -55,14 +66,20 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
             raise ParityError(
                 pair.name, "joindiff needs both sides in the Spark session: use hashdiff"
             )
+        profiles = source.profile(), target.profile()
+        keys_flagged = enforce_keys(pair, profiles)
         if algorithm == "hashdiff":
             outcome = hashdiff(
-                pair.name, source, target, pair.bisection_factor, pair.bisection_threshold
+                pair.name,
+                source,
+                target,
+                pair.bisection_factor,
+                pair.bisection_threshold,
+                profiles,
             )
-            sizes, stats = (outcome.source_rows, outcome.target_rows), outcome.stats
+            stats = outcome.stats
             findings = summarize(row_diff_frame(spark, outcome.diffs), pair.source.column_names)
         else:
-            sizes = (source.profile().checksum.rows, target.profile().checksum.rows)
             # joindiff compares inside Spark: no checksum drill-down, and no row leaves an
             # engine to be compared (only the differences reach the driver, as for hashdiff).
             stats = HashdiffStats()
@@ -84,7 +101,7 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
         len(findings.differences),
         elapsed,
     )
-    return _result_row(pair, algorithm, sizes, stats, findings, elapsed)
+    return _result_row(pair, algorithm, profiles, stats, findings, elapsed, keys_flagged)
 
 
 def _side(spark: SparkSession, pair_name: str, plan: SidePlan, opened: list) -> Side:
@@ -100,18 +117,25 @@ def _side(spark: SparkSession, pair_name: str, plan: SidePlan, opened: list) -> 
 def _result_row(
     pair: PairPlan,
     algorithm: str,
-    sizes: tuple[int, int],
+    profiles: tuple[Profile, Profile] | None,
     stats: HashdiffStats,
     findings: Findings,
     elapsed: float,
+    keys_flagged: bool,
 ) -> tuple:
+    """``profiles`` is None for a pair whose data was not compared: its sizes, drift and key
+    counts are unknown (NULL)."""
     differing = findings.differing_rows
     schema = [
         (None, f["kind"], f["column_name"], f["source_type"], f["target_type"])
         for f in pair.schema_findings
     ]
-    largest = max(sizes)
-    drift = round(100.0 * differing / largest, 6) if largest else 0.0
+    if profiles is None:
+        sizes, drift, key_counts = (None, None), None, [None] * 4
+    else:
+        sizes = tuple(p.rows for p in profiles)
+        drift = round(100.0 * differing / max(sizes), 6) if max(sizes) else 0.0
+        key_counts = [count for p in profiles for count in (p.null_keys, p.duplicate_keys)]
     return (
         pair.name,
         pair.source.relation_name,
@@ -123,7 +147,7 @@ def _result_row(
         differing,
         len(schema),
         drift,
-        differing == 0 and not schema,
+        profiles is not None and differing == 0 and not pair.schema_failed,
         stats.passes,
         stats.segments_checked,
         stats.rows_moved,
@@ -131,5 +155,11 @@ def _result_row(
         stats.target_rows_moved,
         elapsed,
         pair.config_hash,
+        profiles is not None,
+        pair.schema_compatible,
+        pair.source.schema_hash,
+        pair.target.schema_hash,
+        *key_counts,
+        keys_flagged,
         findings.differences + schema,
     )

@@ -44,13 +44,14 @@ RESULT_SCHEMA = T.StructType(
         T.StructField("source_relation", T.StringType(), False),
         T.StructField("target_relation", T.StringType(), False),
         T.StructField("algorithm", T.StringType(), False),
-        T.StructField("source_rows", T.LongType(), False),
-        T.StructField("target_rows", T.LongType(), False),
+        # NULL, as row_drift_pct, for a pair whose data was not compared (data_compared).
+        T.StructField("source_rows", T.LongType(), True),
+        T.StructField("target_rows", T.LongType(), True),
         *[T.StructField(name, T.LongType(), False) for name in COUNTS],
         T.StructField("mismatched_values", T.LongType(), False),
         T.StructField("differing_rows", T.LongType(), False),
         T.StructField("schema_findings", T.LongType(), False),
-        T.StructField("row_drift_pct", T.DoubleType(), False),
+        T.StructField("row_drift_pct", T.DoubleType(), True),
         T.StructField("passed", T.BooleanType(), False),
         T.StructField("checksum_passes", T.LongType(), False),
         T.StructField("segments_checked", T.LongType(), False),
@@ -59,6 +60,17 @@ RESULT_SCHEMA = T.StructType(
         T.StructField("target_rows_moved", T.LongType(), False),
         T.StructField("elapsed_seconds", T.DoubleType(), False),
         T.StructField("config_hash", T.StringType(), False),
+        # Schema contracts and key constraints (README); key counts are NULL when no data was
+        # compared.
+        T.StructField("data_compared", T.BooleanType(), False),
+        T.StructField("schema_compatible", T.BooleanType(), False),
+        T.StructField("source_schema_hash", T.StringType(), False),
+        T.StructField("target_schema_hash", T.StringType(), False),
+        T.StructField("source_null_keys", T.LongType(), True),
+        T.StructField("source_duplicate_keys", T.LongType(), True),
+        T.StructField("target_null_keys", T.LongType(), True),
+        T.StructField("target_duplicate_keys", T.LongType(), True),
+        T.StructField("keys_flagged", T.BooleanType(), False),
         T.StructField("differences", T.ArrayType(DIFFERENCE, False), False),
     ]
 )
