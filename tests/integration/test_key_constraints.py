@@ -71,9 +71,10 @@ KEY_TESTS = [
     key_test(
         "key_unique", "lake_target_unique", "lake_joindiff", "target", warn_if=">0", error_if=">2"
     ),
-    key_test("key_unique", "pg_source_unique", "pg_off", "source"),
+    key_test("key_unique", "pg_source_unique", "pg_off", "source", store_failures=True),
     key_test("key_unique", "clean_target_unique", "clean", "target"),
     key_test("key_not_null", "unknown_pair_not_null", "no_such_pair", "source"),
+    key_test("key_not_null", "unknown_pair_warns", "no_such_pair", "target", severity="warn"),
 ]
 
 
@@ -180,7 +181,7 @@ def test_warn_flags_the_pair_and_off_does_not(keyed):
     }
 
 
-def test_key_tests_fail_on_planted_keys_and_pass_on_clean_ones(scratch, keyed):
+def test_key_tests_fail_on_planted_keys_and_pass_on_clean_ones(scratch, spark, keyed):
     result = scratch.dbt(
         "test", "--select", "source:keys_lake", vars=scratch.demo_vars(parity={"pairs": PAIRS})
     )
@@ -192,7 +193,12 @@ def test_key_tests_fail_on_planted_keys_and_pass_on_clean_ones(scratch, keyed):
         "pg_source_unique": ("fail", 2),
         "clean_target_unique": ("pass", 0),
         "unknown_pair_not_null": ("fail", 1),
+        "unknown_pair_warns": ("warn", 1),  # severity: warn
     }
+    stored = spark.table(f"{scratch.schema}_dbt_test__audit.pg_source_unique").collect()
+    assert [(r["pair_name"], r["side"], r["duplicate_keys"]) for r in stored] == [
+        ("pg_off", "source", 2)
+    ]
 
 
 def test_error_stops_the_run_naming_side_relation_key_and_counts(scratch, spark, keyed):
