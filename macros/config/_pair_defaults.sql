@@ -12,5 +12,8 @@
         'time_window': none,
         'sensitive': false,
         'sensitive_columns': [],
+        'compatibility': 'none',
+        'column_presence_tolerance': 0,
+        'enforce_key': 'error',
     }) }}
 {% endmacro %}

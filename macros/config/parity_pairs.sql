@@ -90,6 +90,7 @@
     {%- if ratio is not none and not (parity._tolerance_number(ratio) is not none and 0 < parity._tolerance_number(ratio) <= 1) -%}
         {{ exceptions.raise_compiler_error(where ~ ": critical_drift_ratio must be a number above 0 and at most 1, not '" ~ ratio ~ "'") }}
     {%- endif -%}
+    {%- do parity._check_schema_options(where, normalized) -%}
     {{ return(normalized) }}
 {% endmacro %}
 

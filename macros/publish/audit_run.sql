@@ -1,5 +1,5 @@
-{#- A run's consistency audits, before it is published: for every pair (but a halted one, whose
-    counts are of what it found before stopping), the rows each side holds add up to the same
+{#- A run's consistency audits, before it is published: for every pair whose data was compared
+    (but a halted one, whose counts are of what it found before stopping), the rows each side holds add up to the same
     identical rows, the differing rows are the sum of their kinds, every counted difference is
     listed, and the rows moved are the sum of both sides'; and every configured pair has a result
     in this run. Raises an error naming the run, the pair and each audit that failed. -#}
@@ -17,7 +17,7 @@
     {%- set failed = [] -%}
     {%- for name, check in checks.items() -%}
         {%- do failed.append("select pair_name, '" ~ name ~ "' as audit from " ~ history
-            ~ " where run_id = '" ~ run_id ~ "' and not halted and not coalesce(" ~ check ~ ", false)") -%}
+            ~ " where run_id = '" ~ run_id ~ "' and data_compared and not halted and not coalesce(" ~ check ~ ", false)") -%}
     {%- endfor -%}
     {%- set found = run_query(failed | join(' union all ') ~ ' order by pair_name, audit') -%}
     {%- set reconciled = run_query("select pair_name from " ~ history ~ " where run_id = '" ~ run_id ~ "'").columns[0].values() -%}

@@ -25,13 +25,14 @@
         {%- do log('', info=True) -%}
         {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ ('PASS' if pair['passed'] else ('HALTED' if pair['halted'] else 'DIFFERENT'))
             ~ " (" ~ pair['algorithm'] ~ ", " ~ pair['elapsed_seconds'] ~ "s)", info=True) -%}
+        {%- do parity._report_contracts(pair) -%}
         {%- do log("  " ~ pair['source_relation'] ~ ": " ~ pair['source_rows'] ~ " rows; "
-            ~ pair['target_relation'] ~ ": " ~ pair['target_rows'] ~ " rows", info=True) -%}
+            ~ pair['target_relation'] ~ ": " ~ pair['target_rows'] ~ " rows", info=True) if pair['data_compared'] -%}
         {%- do log("  missing in target " ~ pair['missing_in_target_rows'] ~ ", missing in source " ~ pair['missing_in_source_rows']
             ~ ", value mismatches " ~ pair['value_mismatch_rows'] ~ " rows (" ~ pair['mismatched_values'] ~ " values)"
             ~ ", within tolerance " ~ pair['within_tolerance_rows'] ~ " rows (" ~ pair['within_tolerance_values'] ~ " values)"
             ~ ", duplicates in source " ~ pair['duplicate_in_source_rows'] ~ ", in target " ~ pair['duplicate_in_target_rows']
-            ~ "; row drift " ~ pair['row_drift_pct'] ~ "%; schema findings " ~ pair['schema_findings'], info=True) -%}
+            ~ "; row drift " ~ pair['row_drift_pct'] ~ "%; schema findings " ~ pair['schema_findings'], info=True) if pair['data_compared'] -%}
         {%- do log("  checksum passes " ~ pair['checksum_passes'] ~ ", segments checked " ~ pair['segments_checked']
             ~ ", rows moved " ~ pair['rows_moved'] ~ " (out of source " ~ pair['source_rows_moved']
             ~ ", out of target " ~ pair['target_rows_moved'] ~ "), config " ~ pair['config_hash'][:12] ~ ", tolerance " ~ pair['tolerance_hash'][:12], info=True) -%}
@@ -64,4 +65,17 @@
 
 {% macro _shown(value) %}
     {{ return('NULL' if value is none else "'" ~ value ~ "'") }}
+{% endmacro %}
+
+
+{#- A pair's schema contract and key counts: whether its data was compared at all. -#}
+{% macro _report_contracts(pair) %}
+    {%- if not pair['data_compared'] -%}
+        {%- do log("  schema incompatible under its compatibility mode, no data compared: " ~ pair['schema_findings']
+            ~ " schema findings (see parity_schema_diff)", info=True) -%}
+    {%- else -%}
+        {%- do log("  keys: source " ~ pair['source_null_keys'] ~ " NULL, " ~ pair['source_duplicate_keys'] ~ " duplicated; target "
+            ~ pair['target_null_keys'] ~ " NULL, " ~ pair['target_duplicate_keys'] ~ " duplicated"
+            ~ (" (flagged by enforce_key: warn)" if pair['keys_flagged'] else ""), info=True) -%}
+    {%- endif -%}
 {% endmacro %}

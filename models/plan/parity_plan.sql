@@ -3,13 +3,14 @@
 {%- set plan_columns = [
     'pair_name', 'side', 'dialect', 'connection_env', 'relation_name', 'canonical_sql', 'checksum_sql',
     'cell_sql', 'key_names', 'column_names', 'config_json', 'column_rules', 'schema_findings', 'filters',
+    'schema_snapshot', 'schema_diff',
 ] -%}
 {%- set pairs = parity.parity_pairs() -%}
 {%- set remote_columns_relation = ref('parity_remote_columns') -%}
 {%- set rows = [] -%}
 {%- if execute and pairs -%}
     {%- set remote_columns = run_query(
-        'select pair_name, side, column_name, data_type from ' ~ remote_columns_relation ~ ' order by pair_name, side, ordinal'
+        'select pair_name, side, column_name, data_type, nullable from ' ~ remote_columns_relation ~ ' order by pair_name, side, ordinal'
     ) -%}
 {%- endif -%}
 {%- for pair in pairs -%}

@@ -28,6 +28,15 @@ select
     elapsed_seconds,
     config_hash,
     tolerance_hash,
-    filters
+    filters,
+    data_compared,
+    schema_compatible,
+    source_schema_hash,
+    target_schema_hash,
+    source_null_keys,
+    source_duplicate_keys,
+    target_null_keys,
+    target_duplicate_keys,
+    keys_flagged
 from {{ ref('parity_run_results') }}
 where run_id = {{ parity.published_run() }}

@@ -11,14 +11,15 @@ from typing import Any
 
 from parity.errors import ParityError
 
-# Each engine's columns of one table, in order, as (name, declared type with its precision).
+# Each engine's columns of one table, in order, as (name, declared type with its precision,
+# whether it may hold NULL).
 CATALOG_SQL = {
     "duckdb": (
-        "select column_name, data_type from information_schema.columns"
+        "select column_name, data_type, is_nullable = 'YES' from information_schema.columns"
         " where table_schema = ? and table_name = ? order by ordinal_position"
     ),
     "postgres": (
-        "select a.attname, format_type(a.atttypid, a.atttypmod)"
+        "select a.attname, format_type(a.atttypid, a.atttypmod), not a.attnotnull"
         " from pg_attribute as a"
         " join pg_class as c on a.attrelid = c.oid"
         " join pg_namespace as n on c.relnamespace = n.oid"
@@ -55,7 +56,7 @@ def connect(dialect: str, connection_env: str, pair_name: str, where: str) -> An
 
 def catalog_columns(
     connection: Any, dialect: str, schema: str, table: str
-) -> list[tuple[str, str]]:
+) -> list[tuple[str, str, bool]]:
     cursor = connection.cursor()
     cursor.execute(CATALOG_SQL[dialect], [schema, table])
-    return [(name, data_type) for name, data_type in cursor.fetchall()]
+    return [(name, data_type, bool(nullable)) for name, data_type, nullable in cursor.fetchall()]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from parity.keyspace import KeySpace
 from parity.log import logger
 from parity.rowdiff import RowDiff, canonical_order, compare_rows
-from parity.sides import Checksum, Side
+from parity.sides import Checksum, Profile, Side
 
 # One pass never asks an engine for more than this many cells per segment it refines...
 MAX_CELLS_PER_SEGMENT = 1 << 16
@@ -61,13 +61,15 @@ def hashdiff(
     factor: int,
     threshold: int,
     breaker: Callable[[list[RowDiff], int], bool] | None = None,
+    profiles: tuple[Profile, Profile] | None = None,
 ) -> Outcome:
     """``breaker`` is asked after each download whether the differences found so far (of the
     rows compared, the larger side's count) are too many to go on: if so, no further pass runs
-    and no further row leaves an engine."""
+    and no further row leaves an engine. ``profiles``: the sides' first pass, when the caller
+    has taken it already."""
     stats = HashdiffStats(passes=1, segments_checked=1)
-    source_profile, target_profile = source.profile(), target.profile()
-    sizes = source_profile.checksum.rows, target_profile.checksum.rows
+    source_profile, target_profile = profiles or (source.profile(), target.profile())
+    sizes = source_profile.rows, target_profile.rows
     logger.info(
         "parity pair '%s': hashdiff pass 1, whole tables: %s source rows, %s target rows scanned",
         pair_name,
@@ -106,7 +108,7 @@ def hashdiff(
             logger.info("parity pair '%s': circuit breaker tripped, drill-down halted", pair_name)
         return stats.halted
 
-    depth, frontier = 0, {0: max(sizes)}
+    depth, frontier = 0, {0: max(source_profile.checksum.rows, target_profile.checksum.rows)}
     while frontier:
         largest = max(frontier.values())
         if largest <= threshold or space.is_unit(depth):

@@ -22,6 +22,13 @@ class SidePlan:
     cell_sql: str
     key_names: tuple[str, ...]
     column_names: tuple[str, ...]
+    # The relation's columns as its engine reports them (macros/plan/schema_snapshot.sql).
+    schema_snapshot: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def schema_hash(self) -> str:
+        """sha256 of the canonical JSON of the snapshot, hashed as configurations are."""
+        return canonical_hash(list(self.schema_snapshot))
 
 
 @dataclass(frozen=True)
@@ -30,12 +37,15 @@ class PairPlan:
     source: SidePlan
     target: SidePlan
     config: dict[str, Any]
-    # Column pairs left out of the comparison: {kind, column_name, source_type, target_type}.
+    # Schema findings: {kind, column_name, source_type, target_type, fails, rejected}
+    # (macros/plan/schema_compatibility.sql).
     schema_findings: tuple[dict[str, Any], ...] = ()
     # Per compared column, in order: its kind and resolved tolerance.
     column_rules: tuple[ColumnRule, ...] = ()
     # The filters each side's SQL applies, as canonical JSON ("{}" when it compares every row).
     filters: str = "{}"
+    # One row per column and change (macros/plan/schema_diff.sql), as JSON.
+    schema_diff: str = "[]"
 
     @property
     def config_hash(self) -> str:
@@ -75,14 +85,31 @@ class PairPlan:
     def bisection_threshold(self) -> int:
         return int(self.config["bisection_threshold"])
 
+    @property
+    def enforce_key(self) -> str:
+        return self.config["enforce_key"]
+
+    @property
+    def schema_compatible(self) -> bool:
+        """No schema finding is rejected by the pair's compatibility mode: its data is compared."""
+        return not any(f["rejected"] for f in self.schema_findings)
+
+    @property
+    def schema_failed(self) -> bool:
+        return any(f["fails"] for f in self.schema_findings)
+
 
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def canonical_hash(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
+
+
 def config_hash(config: dict[str, Any]) -> str:
     """sha256 of the canonical JSON of a pair's configuration, defaults included."""
-    return hashlib.sha256(canonical_json(config).encode("utf-8")).hexdigest()
+    return canonical_hash(config)
 
 
 def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:
@@ -102,6 +129,7 @@ def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:
                 for rule in json.loads(by_side["source"].get("column_rules") or "[]")
             ),
             filters=canonical_json(json.loads(by_side["source"].get("filters") or "{}")),
+            schema_diff=by_side["source"].get("schema_diff") or "[]",
         )
         for name, by_side in sorted(sides.items())
     ]
@@ -118,4 +146,5 @@ def _side_plan(row: dict[str, Any]) -> SidePlan:
         cell_sql=row["cell_sql"],
         key_names=tuple(json.loads(row["key_names"])),
         column_names=tuple(json.loads(row["column_names"])),
+        schema_snapshot=tuple(json.loads(row.get("schema_snapshot") or "[]")),
     )

@@ -15,10 +15,12 @@ from parity.drift import column_stats
 from parity.errors import ParityError
 from parity.hashdiff import HashdiffStats, hashdiff
 from parity.joindiff import joindiff
+from parity.key_constraints import enforce_keys
 from parity.log import logger
-from parity.plan import PairPlan, SidePlan, pairs_from_rows
+from parity.plan import PairPlan, SidePlan, canonical_json, pairs_from_rows
 from parity.presentation import present
 from parity.results import (
+    COUNTS,
     RESULT_SCHEMA,
     Findings,
     row_diff_frame,
@@ -26,7 +28,7 @@ from parity.results import (
     summarize,
 )
 from parity.rowdiff import VALUE_MISMATCH, RowDiff
-from parity.sides import Side
+from parity.sides import Profile, Side
 from parity.spark_side import SparkSide, key_columns, value_columns
 from parity.sql_side import SqlSide
 
@@ -54,6 +56,16 @@ def choose_algorithm(pair: PairPlan) -> str:
 def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
     started = time.perf_counter()
     algorithm = choose_algorithm(pair)
+    if not pair.schema_compatible:
+        # Its schema findings are its result: no side is opened, no row is read.
+        logger.info(
+            "parity pair '%s': schema incompatible under compatibility %s, no data compared",
+            pair.name,
+            pair.config["compatibility"],
+        )
+        nothing = Findings({name: 0 for name in COUNTS}, 0, 0, [])
+        elapsed = round(time.perf_counter() - started, 3)
+        return _result_row(pair, algorithm, None, HashdiffStats(), nothing, elapsed, False)
     logger.info(
         "parity pair '%s': %s of %s against %s",
         pair.name,
@@ -72,6 +84,8 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
             )
         names, rules = pair.source.column_names, pair.column_rules
         ratio = pair.critical_drift_ratio
+        profiles = source.profile(), target.profile()
+        keys_flagged = enforce_keys(pair, profiles)
         if algorithm == "hashdiff":
 
             def breaker(diffs: list[RowDiff], compared: int) -> bool:
@@ -85,11 +99,11 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
                 pair.bisection_factor,
                 pair.bisection_threshold,
                 breaker if ratio is not None else None,
+                profiles,
             )
-            sizes, stats = (outcome.source_rows, outcome.target_rows), outcome.stats
+            stats = outcome.stats
             findings = summarize(row_diff_frame(spark, outcome.diffs), names, rules)
         else:
-            sizes = (source.profile().checksum.rows, target.profile().checksum.rows)
             # joindiff compares inside Spark: no checksum drill-down, and no row leaves an
             # engine to be compared (only the differences reach the driver, as for hashdiff).
             stats = HashdiffStats()
@@ -100,7 +114,7 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
                 # Counted before any difference is collected; kept for the collection.
                 diffs = diffs.persist()
                 found = rows_beyond_tolerance(diffs, names, rules)
-                stats.halted = _too_many(pair, found, max(sizes))
+                stats.halted = _too_many(pair, found, max(p.rows for p in profiles))
             findings = summarize(diffs, names, rules, with_differences=not stats.halted)
             diffs.unpersist()
     except AnalysisException as error:
@@ -117,7 +131,7 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
         len(findings.differences),
         elapsed,
     )
-    return _result_row(pair, algorithm, sizes, stats, findings, elapsed)
+    return _result_row(pair, algorithm, profiles, stats, findings, elapsed, keys_flagged)
 
 
 def _too_many(pair: PairPlan, beyond_tolerance: int, compared: int) -> bool:
@@ -149,32 +163,46 @@ def _side(spark: SparkSession, pair_name: str, plan: SidePlan, opened: list) -> 
 def _result_row(
     pair: PairPlan,
     algorithm: str,
-    sizes: tuple[int, int],
+    profiles: tuple[Profile, Profile] | None,
     stats: HashdiffStats,
     findings: Findings,
     elapsed: float,
+    keys_flagged: bool,
 ) -> tuple:
+    """``profiles`` is None for a pair whose data was not compared: its sizes, drift and key
+    counts are unknown (NULL)."""
     differing = findings.differing_rows
     schema = [
         (None, f["kind"], f["column_name"], f["source_type"], f["target_type"], *[None] * 6)
         for f in pair.schema_findings
     ]
-    largest = max(sizes)
-    # Rows missing or extra on either side, as a share of the larger side.
-    drift = round(100.0 * findings.missing_or_extra_rows / largest, 6) if largest else 0.0
-    mismatched = findings.counts[f"{VALUE_MISMATCH}_rows"]
-    # Rows present on both sides: each of their values was compared.
-    compared = sizes[0] - findings.counts["missing_in_target_rows"]
-    compared -= findings.counts["duplicate_in_source_rows"]
-    stats_of_columns = column_stats(
-        findings.differences,
-        pair.source.column_names,
-        pair.column_rules,
-        compared,
-        COVERAGE["halted" if stats.halted else algorithm],
-        pair.masking,
+    if profiles is None:
+        sizes, drift, key_counts = (None, None), None, [None] * 4
+        stats_of_columns = []
+    else:
+        sizes = tuple(p.rows for p in profiles)
+        # Rows missing or extra on either side, as a share of the larger side.
+        largest = max(sizes)
+        drift = round(100.0 * findings.missing_or_extra_rows / largest, 6) if largest else 0.0
+        key_counts = [count for p in profiles for count in (p.null_keys, p.duplicate_keys)]
+        # Rows present on both sides: each of their values was compared.
+        compared = sizes[0] - findings.counts["missing_in_target_rows"]
+        compared -= findings.counts["duplicate_in_source_rows"]
+        stats_of_columns = column_stats(
+            findings.differences,
+            pair.source.column_names,
+            pair.column_rules,
+            compared,
+            COVERAGE["halted" if stats.halted else algorithm],
+            pair.masking,
+        )
+    passed = (
+        profiles is not None
+        and findings.counts[f"{VALUE_MISMATCH}_rows"] == 0
+        and drift <= pair.max_row_drift_pct
+        and not pair.schema_failed
+        and not stats.halted
     )
-    passed = mismatched == 0 and drift <= pair.max_row_drift_pct and not schema and not stats.halted
     return (
         pair.name,
         pair.source.relation_name,
@@ -198,6 +226,16 @@ def _result_row(
         pair.config_hash,
         pair.tolerance_hash,
         pair.filters,
+        profiles is not None,
+        pair.schema_compatible,
+        pair.source.schema_hash,
+        pair.target.schema_hash,
+        *key_counts,
+        keys_flagged,
+        canonical_json(list(pair.source.schema_snapshot)),
+        canonical_json(list(pair.target.schema_snapshot)),
+        pair.schema_diff,
+        pair.config["compatibility"],
         stats_of_columns,
         present(findings.differences, pair.source.key_names, pair.column_rules, pair.masking)
         + schema,

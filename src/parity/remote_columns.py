@@ -14,6 +14,7 @@ COLUMNS_SCHEMA = T.StructType(
         T.StructField("ordinal", T.IntegerType(), False),
         T.StructField("column_name", T.StringType(), False),
         T.StructField("data_type", T.StringType(), False),
+        T.StructField("nullable", T.BooleanType(), False),
     ]
 )
 
@@ -32,7 +33,7 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
         finally:
             connection.close()
         rows.extend(
-            (relation["pair_name"], relation["side"], ordinal, name, data_type.lower())
-            for ordinal, (name, data_type) in enumerate(found)
+            (relation["pair_name"], relation["side"], ordinal, name, data_type.lower(), nullable)
+            for ordinal, (name, data_type, nullable) in enumerate(found)
         )
     return spark.createDataFrame(rows, COLUMNS_SCHEMA)

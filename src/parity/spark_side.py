@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from functools import reduce
+
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from parity.errors import ParityError
 from parity.keyspace import KeySpace
 from parity.plan import SidePlan
 from parity.rowdiff import Row
@@ -28,27 +29,37 @@ class SparkSide:
     def __init__(self, spark: SparkSession, pair_name: str, plan: SidePlan) -> None:
         self.pair_name = pair_name
         self.plan = plan
-        self.frame: DataFrame = spark.sql(plan.canonical_sql)
+        self.canonical: DataFrame = spark.sql(plan.canonical_sql)
+        # The rows compared: a NULL key matches no key (Profile).
+        self.frame: DataFrame = self.canonical.where(~_null_key(plan))
         self._checksum = F.expr(plan.checksum_sql)
 
     def profile(self) -> Profile:
-        null_key = F.lit(False)
-        for column in key_columns(self.plan):
-            null_key = null_key | F.col(column).isNull()
-        row = self.frame.agg(
+        keys = key_columns(self.plan)
+        per_key = self.canonical.groupBy(*keys).agg(
             F.count(F.lit(1)).alias("rows"),
             self._checksum.alias("total"),
             F.min(POSITION).alias("low"),
             F.max(POSITION).alias("high"),
-            F.count_if(null_key).alias("null_keys"),
+        )
+        compared = ~_null_key(self.plan)
+        row = per_key.agg(
+            F.sum("rows").alias("rows"),
+            F.sum(F.when(compared, F.col("rows"))).alias("compared_rows"),
+            F.sum(F.when(compared, F.col("total"))).alias("total"),
+            F.min(F.when(compared, F.col("low"))).alias("low"),
+            F.max(F.when(compared, F.col("high"))).alias("high"),
+            F.sum(F.when(~compared, F.col("rows"))).alias("null_keys"),
+            F.count_if(compared & (F.col("rows") > 1)).alias("duplicate_keys"),
         ).first()
-        if row["null_keys"]:
-            raise ParityError(
-                self.pair_name,
-                f"{self.plan.side} relation {self.plan.relation_name} has {row['null_keys']} "
-                f"rows with a NULL in key column(s) {', '.join(self.plan.key_names)}",
-            )
-        return Profile(Checksum(row["rows"], int(row["total"] or 0)), row["low"], row["high"])
+        return Profile(
+            Checksum(int(row["compared_rows"] or 0), int(row["total"] or 0)),
+            row["low"],
+            row["high"],
+            rows=int(row["rows"] or 0),
+            null_keys=int(row["null_keys"] or 0),
+            duplicate_keys=int(row["duplicate_keys"]),
+        )
 
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
@@ -68,6 +79,10 @@ class SparkSide:
         keys, values = key_columns(self.plan), value_columns(self.plan)
         selected = self.frame.where(within).select(*keys, *values).collect()
         return [(tuple(r[k] for k in keys), tuple(r[v] for v in values)) for r in selected]
+
+
+def _null_key(plan: SidePlan) -> Column:
+    return reduce(lambda a, b: a | b, [F.col(k).isNull() for k in key_columns(plan)])
 
 
 def cell_column(space: KeySpace, depth: int) -> Column:

@@ -21,25 +21,34 @@ class SqlSide:
         self.connection = connect(plan.dialect, plan.connection_env, pair_name, self.where)
         self.keys = [f"__parity_k{i}" for i in range(len(plan.key_names))]
         self.values = [f"__parity_c{i}" for i in range(len(plan.column_names))]
+        # A NULL key matches no key: such rows are counted (Profile), never compared.
+        self.null_key = "(" + " or ".join(f"{k} is null" for k in self.keys) + ")"
 
     def close(self) -> None:
         self.connection.close()
 
     def profile(self) -> Profile:
-        null_key = " or ".join(f"{k} is null" for k in self.keys)
-        rows, total, low, high, null_keys = self._query(
-            f"select count(*), {self.plan.checksum_sql}, min(__parity_pos), max(__parity_pos),"
-            f" sum(case when {null_key} then 1 else 0 end)"
-            f" from ({self.plan.canonical_sql}) as canonical"
+        keys, null_key = ", ".join(self.keys), self.null_key
+        rows, compared_rows, total, low, high, null_keys, duplicate_keys = self._query(
+            f"select sum(n), sum(case when {null_key} then 0 else n end),"
+            f" sum(case when {null_key} then 0 else total end),"
+            f" min(case when {null_key} then null else low end),"
+            f" max(case when {null_key} then null else high end),"
+            f" sum(case when {null_key} then n else 0 end),"
+            f" sum(case when {null_key} or n = 1 then 0 else 1 end)"
+            f" from (select {keys}, count(*) as n, {self.plan.checksum_sql} as total,"
+            f" min(__parity_pos) as low, max(__parity_pos) as high"
+            f" from ({self.plan.canonical_sql}) as canonical group by {keys}) as per_key"
         )[0]
-        if null_keys:
-            raise ParityError(
-                self.pair_name,
-                f"{self.where} has {null_keys} rows with a NULL in key column(s) "
-                f"{', '.join(self.plan.key_names)}",
-            )
         low, high = (None if v is None else int(v) for v in (low, high))
-        return Profile(Checksum(int(rows), int(total or 0)), low, high)
+        return Profile(
+            Checksum(int(compared_rows or 0), int(total or 0)),
+            low,
+            high,
+            rows=int(rows or 0),
+            null_keys=int(null_keys or 0),
+            duplicate_keys=int(duplicate_keys or 0),
+        )
 
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
@@ -47,14 +56,16 @@ class SqlSide:
         found = self._query(
             f"select {self._cell(space, depth)} as cell, count(*), {self.plan.checksum_sql}"
             f" from ({self.plan.canonical_sql}) as canonical"
-            f" where {self._within(space, {parent_depth: parents})} group by 1"
+            f" where ({self._within(space, {parent_depth: parents})}) and not {self.null_key}"
+            " group by 1"
         )
         return {int(cell): Checksum(int(rows), int(total)) for cell, rows, total in found}
 
     def rows(self, space: KeySpace, cells: dict[int, frozenset[int]]) -> list[Row]:
         found = self._query(
             f"select {', '.join(self.keys + self.values)}"
-            f" from ({self.plan.canonical_sql}) as canonical where {self._within(space, cells)}"
+            f" from ({self.plan.canonical_sql}) as canonical"
+            f" where ({self._within(space, cells)}) and not {self.null_key}"
         )
         count = len(self.keys)
         return [(tuple(r[:count]), tuple(r[count:])) for r in found]

@@ -102,6 +102,24 @@ GOOD = {
             "parity pair 'p': max_row_drift_pct must be a percentage from 0 to 100",
         ),
         (
+            [{**GOOD, "compatibility": "sideways"}],
+            "parity pair 'p': compatibility must be none, backward, forward or full, not"
+            " 'sideways'",
+        ),
+        (
+            [{**GOOD, "enforce_key": True}],
+            "parity pair 'p': enforce_key must be error, warn or off, not 'True'",
+        ),
+        (
+            [{**GOOD, "column_presence_tolerance": -1}],
+            "parity pair 'p': column_presence_tolerance must be a whole number of at least 0,"
+            " not '-1'",
+        ),
+        (
+            [{**GOOD, "column_presence_tolerance": "two"}],
+            "parity pair 'p': column_presence_tolerance must be a whole number",
+        ),
+        (
             [{**GOOD, "renames": {"order_id": "ship_date"}}],
             "parity pair 'p': key column 'order_id': bigint (spark) and date (spark)"
             " cannot be compared",
@@ -120,11 +138,12 @@ def test_bad_configuration_names_pair_and_problem(scratch, pairs, message):
 
 
 def test_null_keys_fail_the_pair_and_keep_previous_results(scratch, spark):
+    # The migrated copy holds one order twice: published as a multiset.
     published = scratch.dbt(
         "run",
         "--select",
         "parity_remote_relations+",
-        vars=scratch.demo_vars(parity={"pairs": [GOOD]}),
+        vars=scratch.demo_vars(parity={"pairs": [{**GOOD, "enforce_key": "warn"}]}),
     )
     assert published.success
     before = spark.table(f"{scratch.schema}.parity_summary").collect()
@@ -149,4 +168,18 @@ def test_null_keys_fail_the_pair_and_keep_previous_results(scratch, spark):
     assert not result.success
     assert "parity pair 'p': target relation" in error_text(result)
     assert "1 rows with a NULL in key column(s) order_id" in error_text(result)
+    assert spark.table(f"{scratch.schema}.parity_summary").collect() == before
+
+    # By default a duplicate key stops the run too, naming side, relation, key and count.
+    duplicated = scratch.dbt(
+        "run",
+        "--select",
+        "parity_remote_relations+",
+        vars=scratch.demo_vars(parity={"pairs": [GOOD]}),
+    )
+    assert not duplicated.success
+    assert (
+        f"parity pair 'p': target relation {scratch.schema}.lakehouse_orders (spark) has 1 key"
+        " values held by more than one row in key column(s) order_id"
+    ) in error_text(duplicated)
     assert spark.table(f"{scratch.schema}.parity_summary").collect() == before

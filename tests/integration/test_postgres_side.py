@@ -31,7 +31,8 @@ def test_equal_copy_matches_by_checksum_alone(scratch, spark, remote_legacy):
 
 def test_planted_differences_found_across_engines(scratch, spark, remote_legacy):
     assert reconcile(
-        scratch, [pair("migrated", {"ref": "lakehouse_orders"}, bisection_threshold=64)]
+        scratch,
+        [pair("migrated", {"ref": "lakehouse_orders"}, bisection_threshold=64, enforce_key="warn")],
     ).success
     found = {
         (r["key"], r["kind"], r["column_name"])

@@ -18,6 +18,7 @@ def pair(name, **options):
         "source": {"ref": "legacy_orders"},
         "target": {"ref": "lakehouse_orders"},
         "key": "order_id",
+        "enforce_key": "warn",  # order 2000 is doubled on purpose
         **options,
     }
 

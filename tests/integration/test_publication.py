@@ -11,6 +11,7 @@ GOOD = {
     "source": {"ref": "legacy_orders"},
     "target": {"ref": "lakehouse_orders"},
     "key": "order_id",
+    "enforce_key": "warn",  # order 2000 is doubled on purpose
 }
 NEXT = {**GOOD, "name": "p_next"}
 UP_TO_HISTORY = "parity_remote_relations parity_remote_columns parity_plan parity_pair_results"

@@ -39,3 +39,33 @@ def test_rows_group_into_pairs_sorted_by_name():
         "b",
     )
     assert pairs[0].bisection_threshold == 16384
+
+
+def test_schema_hash_is_the_sha256_of_the_canonical_snapshot():
+    config = {"algorithm": "auto", "bisection_factor": 32, "bisection_threshold": 16384}
+    snapshot = [{"ordinal": 0, "column_name": "id", "data_type": "bigint", "nullable": False}]
+    rows = [
+        {**side_row("p", side, config), "schema_snapshot": json.dumps(snapshot, indent=2)}
+        for side in ("source", "target")
+    ]
+    (pair,) = pairs_from_rows(rows)
+    canonical = '[{"column_name":"id","data_type":"bigint","nullable":false,"ordinal":0}]'
+    assert pair.source.schema_hash == hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def test_rejected_findings_stop_the_pair_and_failing_ones_fail_it():
+    config = {"algorithm": "auto", "bisection_factor": 32, "bisection_threshold": 16384}
+    finding = {"kind": "column_missing_in_source", "column_name": "x", "fails": False}
+    rows = [
+        {
+            **side_row("p", side, config),
+            "schema_findings": json.dumps([{**finding, "rejected": False}]),
+        }
+        for side in ("source", "target")
+    ]
+    (within_tolerance,) = pairs_from_rows(rows)
+    assert within_tolerance.schema_compatible and not within_tolerance.schema_failed
+    for row in rows:
+        row["schema_findings"] = json.dumps([{**finding, "fails": True, "rejected": True}])
+    (rejected,) = pairs_from_rows(rows)
+    assert not rejected.schema_compatible and rejected.schema_failed

@@ -1,0 +1,7 @@
+{#- Fails by the number of rows with a NULL in the key on one side of a pair (`source` or
+    `target`), or by one when the pair has no result or its keys were not counted (its data was
+    not compared). Tune with warn_if / error_if. -#}
+{% test key_not_null(model, pair, side) %}
+    {{ config(fail_calc='coalesce(sum(coalesce(null_keys, 1)), 0)') }}
+{{ parity._key_count_test(pair, side, 'null_keys') }}
+{% endtest %}

@@ -1,0 +1,56 @@
+{#- Nullability and nested fields of a Spark relation's columns, by column name, from `describe
+    extended ... as json` (the plain describe reports neither). Every struct field, array element
+    and map key and value is a field, named by its path from the column: `address.city`,
+    `tags[]`, `totals{value}.amount`. -#}
+{% macro spark_column_details(relation_name) %}
+    {%- set described = fromjson(run_query('describe extended ' ~ relation_name ~ ' as json').rows[0][0]) -%}
+    {%- set details = {} -%}
+    {%- for column in described['columns'] -%}
+        {%- set fields = [] -%}
+        {%- do parity._nested_fields(column['type'], column['name'], fields) -%}
+        {%- do details.update({column['name']: {'nullable': column['nullable'], 'fields': fields}}) -%}
+    {%- endfor -%}
+    {{ return(details) }}
+{% endmacro %}
+
+
+{% macro _nested_fields(type, path, fields) %}
+    {%- if type['name'] == 'struct' -%}
+        {%- for field in type['fields'] -%}
+            {%- do parity._nested_field(path ~ '.' ~ field['name'], field['type'], field['nullable'], fields) -%}
+        {%- endfor -%}
+    {%- elif type['name'] == 'array' -%}
+        {%- do parity._nested_field(path ~ '[]', type['element_type'], type['element_nullable'], fields) -%}
+    {%- elif type['name'] == 'map' -%}
+        {%- do parity._nested_field(path ~ '{key}', type['key_type'], false, fields) -%}
+        {%- do parity._nested_field(path ~ '{value}', type['value_type'], type['value_nullable'], fields) -%}
+    {%- endif -%}
+{% endmacro %}
+
+
+{% macro _nested_field(path, type, nullable, fields) %}
+    {%- do fields.append({'path': path, 'data_type': parity._spark_type_text(type), 'nullable': nullable}) -%}
+    {%- do parity._nested_fields(type, path, fields) -%}
+{% endmacro %}
+
+
+{#- A type of Spark's JSON description, spelled as Spark's plain describe spells it. -#}
+{% macro _spark_type_text(type) %}
+    {%- set name = type['name'] -%}
+    {%- if name == 'struct' -%}
+        {%- set members = [] -%}
+        {%- for field in type['fields'] -%}
+            {%- do members.append(field['name'] ~ ':' ~ parity._spark_type_text(field['type'])) -%}
+        {%- endfor -%}
+        {{ return('struct<' ~ members | join(',') ~ '>') }}
+    {%- elif name == 'array' -%}
+        {{ return('array<' ~ parity._spark_type_text(type['element_type']) ~ '>') }}
+    {%- elif name == 'map' -%}
+        {{ return('map<' ~ parity._spark_type_text(type['key_type']) ~ ',' ~ parity._spark_type_text(type['value_type']) ~ '>') }}
+    {%- elif 'precision' in type -%}
+        {{ return(name ~ '(' ~ type['precision'] ~ ',' ~ type['scale'] ~ ')') }}
+    {%- elif 'length' in type -%}
+        {{ return(name ~ '(' ~ type['length'] ~ ')') }}
+    {%- endif -%}
+    {{ return({'timestamp_ltz': 'timestamp'}.get(name, name)) }}
+{% endmacro %}
