@@ -1,13 +1,14 @@
 {#- A run's consistency audits, before it is published: for every pair whose data was compared
-    (but a halted one, whose counts are of what it found before stopping), the rows each side holds add up to the same
-    identical rows, the differing rows are the sum of their kinds, every counted difference is
-    listed, and the rows moved are the sum of both sides'; and every configured pair has a result
-    in this run. Raises an error naming the run, the pair and each audit that failed. -#}
+    (but a halted one, whose counts are of what it found before stopping), the rows each side
+    holds (less those with a NULL key, which are left out) add up to the same identical rows,
+    the differing rows are the sum of their kinds, every counted difference is listed, and the
+    rows moved are the sum of both sides'; and every configured pair has a result in this run.
+    Raises an error naming the run, the pair and each audit that failed. -#}
 {% macro audit_run(history, run_id, pair_names) %}
     {%- set checks = {
-        'identical rows': "source_rows - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows"
-            ~ " = target_rows - missing_in_source_rows - duplicate_in_target_rows - value_mismatch_rows - within_tolerance_rows"
-            ~ " and source_rows - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows >= 0",
+        'identical rows': "source_rows - source_null_keys - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows"
+            ~ " = target_rows - target_null_keys - missing_in_source_rows - duplicate_in_target_rows - value_mismatch_rows - within_tolerance_rows"
+            ~ " and source_rows - source_null_keys - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows >= 0",
         'differing rows': "differing_rows = missing_in_target_rows + missing_in_source_rows + value_mismatch_rows"
             ~ " + duplicate_in_source_rows + duplicate_in_target_rows",
         'differences listed': "size(differences) = mismatched_values + within_tolerance_values + missing_in_target_rows"

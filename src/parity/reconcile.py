@@ -185,8 +185,9 @@ def _result_row(
         largest = max(sizes)
         drift = round(100.0 * findings.missing_or_extra_rows / largest, 6) if largest else 0.0
         key_counts = [count for p in profiles for count in (p.null_keys, p.duplicate_keys)]
-        # Rows present on both sides: each of their values was compared.
-        compared = sizes[0] - findings.counts["missing_in_target_rows"]
+        # Rows present on both sides: each of their values was compared (rows with a NULL key,
+        # left out under enforce_key warn or off, were not).
+        compared = profiles[0].checksum.rows - findings.counts["missing_in_target_rows"]
         compared -= findings.counts["duplicate_in_source_rows"]
         stats_of_columns = column_stats(
             findings.differences,
