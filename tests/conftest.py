@@ -39,13 +39,14 @@ def configure_as_dbt_does(scratch: Path) -> None:
     dbt_on_package(scratch, "show", "--inline", "select 1 as ready")
 
 
-def dbt_on_package(scratch: Path, *args: str) -> dbtRunnerResult:
-    """dbt, in this process, on the package's own project; it writes only under ``scratch``."""
+def dbt_on_package(scratch: Path, *args: str, project: Path = REPO) -> dbtRunnerResult:
+    """dbt, in this process, on the package's own project (or a copy of it) with the package's
+    profile; it writes only under ``scratch``."""
     result = dbtRunner().invoke(
         [
             *args,
             "--project-dir",
-            str(REPO),
+            str(project),
             "--profiles-dir",
             str(REPO / "profiles"),
             "--target-path",

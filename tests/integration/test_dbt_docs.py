@@ -20,11 +20,11 @@ from typing import Any
 
 import pytest
 import yaml
-from dbt.cli.main import dbtRunner, dbtRunnerResult
+from dbt.cli.main import dbtRunnerResult
 
 from parity.remote_columns import COLUMNS_SCHEMA
 from parity.results import RESULT_SCHEMA
-from tests.conftest import REPO
+from tests.conftest import REPO, dbt_on_package
 from tests.integration.dbt_project_copy import DbtProject
 from tests.integration.docs_coverage import macro_arguments, missing_docs, select_columns
 from tests.integration.remote_tables import SOURCES
@@ -40,24 +40,7 @@ RESULT_MODELS = ("parity_pair_results", "parity_summary", "parity_differences")
 
 def dbt(project: Path, scratch: Path, *args: str) -> dbtRunnerResult:
     """dbt in this process on `project`, with the package's profile; writes only under scratch."""
-    result = dbtRunner().invoke(
-        [
-            *args,
-            "--project-dir",
-            str(project),
-            "--profiles-dir",
-            str(REPO / "profiles"),
-            "--target-path",
-            str(scratch / "target"),
-            "--log-path",
-            str(scratch / "logs"),
-            "--no-partial-parse",
-            "--no-populate-cache",
-            "--quiet",
-        ]
-    )
-    assert result.success, result.exception
-    return result
+    return dbt_on_package(scratch, *args, project=project)
 
 
 def documentation_gaps(project: Path, scratch: Path) -> list[str]:
