@@ -89,6 +89,19 @@ def remote_pair(name: str, legacy_source: str, target: dict, **options) -> dict:
     }
 
 
+def migration_pair(name: str, **options) -> dict:
+    """The demo's legacy orders against their migrated copy, whose doubled order 2000 is a
+    planted difference: its duplicate key is flagged, not an error."""
+    return {
+        "name": name,
+        "source": {"ref": "legacy_orders"},
+        "target": {"ref": "lakehouse_orders"},
+        "key": "order_id",
+        "enforce_key": "warn",
+        **options,
+    }
+
+
 def reconcile(project, pairs):
     """Introspects, plans, reconciles and publishes the given pairs in the project."""
     return project.dbt(

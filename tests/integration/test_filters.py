@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from tests.integration.remote_tables import migration_pair as pair
 from tests.integration.remote_tables import reconcile
 
 PLANTED_BELOW_1000 = {
@@ -20,17 +21,6 @@ PLANTED_BELOW_1000 = {
     ("500", "value_mismatch", "is_gift"),
     ("770", "value_mismatch", "note"),
 }
-
-
-def pair(name, **options):
-    return {
-        "name": name,
-        "source": {"ref": "legacy_orders"},
-        "target": {"ref": "lakehouse_orders"},
-        "key": "order_id",
-        "enforce_key": "warn",  # order 2000 is doubled on purpose
-        **options,
-    }
 
 
 # 2024-07-01 as an age, from a moment a little before dbt's run starts: the bound dbt computes

@@ -10,17 +10,7 @@ import json
 import pytest
 
 from parity.presentation import shortest_float
-
-
-def pair(name, **options):
-    return {
-        "name": name,
-        "source": {"ref": "legacy_orders"},
-        "target": {"ref": "lakehouse_orders"},
-        "key": "order_id",
-        "enforce_key": "warn",  # order 2000 is doubled on purpose
-        **options,
-    }
+from tests.integration.remote_tables import migration_pair as pair
 
 
 def sha(text):

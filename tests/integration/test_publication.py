@@ -5,14 +5,9 @@ failing an audit leaves every result model showing the previous run, and the rep
 from __future__ import annotations
 
 from tests.integration.dbt_project_copy import error_text
+from tests.integration.remote_tables import migration_pair
 
-GOOD = {
-    "name": "p",
-    "source": {"ref": "legacy_orders"},
-    "target": {"ref": "lakehouse_orders"},
-    "key": "order_id",
-    "enforce_key": "warn",  # order 2000 is doubled on purpose
-}
+GOOD = migration_pair("p")
 NEXT = {**GOOD, "name": "p_next"}
 UP_TO_HISTORY = "parity_remote_relations parity_remote_columns parity_plan parity_pair_results"
 
