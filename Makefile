@@ -25,8 +25,10 @@ lint: setup
 	$(BIN)/sqlfluff lint models analyses tests
 	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/sqlfluff lint --config ../.sqlfluff models
 
+# `make bench BENCH=tolerant_hashing` runs the tolerance benchmark instead.
+BENCH ?= run_bench
 bench: setup
-	$(BIN)/python -m bench.run_bench $(BENCH_ARGS)
+	$(BIN)/python -m bench.$(BENCH) $(BENCH_ARGS)
 
 setup: java $(VENV)/.installed
 

@@ -1,7 +1,8 @@
-{#- One column of every canonicalization profile, for the analyses that render each dialect's
-    canonical select (analyses/canonical_select/, checked against tests/golden/): `leave_out`
-    names the columns whose profile that dialect cannot canonicalize. -#}
-{% macro _every_kind_columns(leave_out=[]) %}
+{#- One column of every canonicalization profile, and one of each tolerance grid, for the
+    analyses that render each dialect's canonical select (analyses/canonical_select/, checked
+    against tests/golden/): `leave_out` names the columns whose profile that dialect cannot
+    canonicalize; `dialect` is the one rendered (a grid depends on what it can compute). -#}
+{% macro _every_kind_columns(leave_out, dialect) %}
     {%- set profiles = [
         ('order_id', {'kind': 'integer'}),
         ('amount', {'kind': 'decimal', 'scale': 2}),
@@ -23,9 +24,18 @@
         ('document', {'kind': 'json'}),
         ('document_text', {'kind': 'json_text'}),
     ] -%}
+    {#- Hashed on their tolerance's grid (parity.hash_grid) in segment checksums. -#}
+    {%- set tolerant = [
+        ('price', {'kind': 'float', 'bits': 64}, {'rel_tol': '1e-9', 'abs_tol': 0.01}),
+        ('picked_at', {'kind': 'timestamp', 'digits': 6, 'rounding': 'truncate'}, {'temporal_tolerance_ms': 1}),
+        ('channel', {'kind': 'string', 'padded': false}, {'trim': true, 'case_insensitive': true, 'empty_equals_null': true}),
+    ] -%}
     {%- set columns = [] -%}
     {%- for name, profile in profiles if name not in leave_out -%}
         {%- do columns.append({'name': name, 'profile': profile}) -%}
+    {%- endfor -%}
+    {%- for name, profile, tolerance in tolerant if name not in leave_out -%}
+        {%- do columns.append({'name': name, 'profile': profile, 'hash_grid': parity.hash_grid(profile['kind'], tolerance, [dialect])}) -%}
     {%- endfor -%}
     {{ return(columns) }}
 {% endmacro %}

@@ -7,6 +7,7 @@
         'tolerance': {},
         'max_row_drift_pct': 0,
         'critical_drift_ratio': none,
+        'tolerant_checksums': true,
         'where': none,
         'exclude_columns': [],
         'time_window': none,

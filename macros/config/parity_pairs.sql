@@ -79,9 +79,9 @@
     {%- if drift is none or drift < 0 or drift > 100 -%}
         {{ exceptions.raise_compiler_error(where ~ ": max_row_drift_pct must be a percentage from 0 to 100, not '" ~ normalized['max_row_drift_pct'] ~ "'") }}
     {%- endif -%}
-    {%- if normalized['sensitive'] is not boolean -%}
-        {{ exceptions.raise_compiler_error(where ~ ": 'sensitive' must be true or false, not '" ~ normalized['sensitive'] ~ "'") }}
-    {%- endif -%}
+    {%- for option in ['sensitive', 'tolerant_checksums'] if normalized[option] is not boolean -%}
+        {{ exceptions.raise_compiler_error(where ~ ": '" ~ option ~ "' must be true or false, not '" ~ normalized[option] ~ "'") }}
+    {%- endfor -%}
     {%- set hidden = normalized['sensitive_columns'] -%}
     {%- if hidden is string or hidden is mapping or hidden is not iterable or (hidden | reject('string') | list) -%}
         {{ exceptions.raise_compiler_error(where ~ ": 'sensitive_columns' must be a list of column names") }}

@@ -34,6 +34,7 @@
         {%- endif -%}
         {#- NaN equals nothing in BigQuery, itself included, so parity._float_text cannot find it. -#}
         {%- set value = 'cast(' ~ expression ~ ' as float64)' -%}
+        {%- set value = parity._float_grid(value, profile, 'float64') -%}
         {{ return(
             "case when is_nan(" ~ value ~ ") then 'NaN'"
             ~ " when is_inf(" ~ value ~ ") and " ~ value ~ " > 0 then 'Infinity'"
@@ -55,7 +56,7 @@
         {#- A DATETIME is a wall clock: counted from the DATETIME epoch, it reads as UTC. -#}
         {%- set micros = ('unix_micros(' ~ expression ~ ')') if kind == 'timestamp'
             else ("datetime_diff(" ~ expression ~ ", datetime '1970-01-01 00:00:00', microsecond)") -%}
-        {%- set rounded = parity._rounded_micros(micros, profile, 'div({0}, {1})') -%}
+        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, 'div({0}, {1})'), profile, 'div({0}, {1})') -%}
         {{ return(parity._timestamp_text("format_timestamp('%E4Y-%m-%d %H:%M:%E6S', timestamp_micros(" ~ rounded ~ "), 'UTC')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('to_hex(' ~ expression ~ ')') }}
@@ -110,4 +111,14 @@
 {#- Backticks, with a backslash before any backslash or backtick in the name. -#}
 {% macro bigquery__quote_identifier(name) %}
     {{ return('`' ~ (name | string).replace('\\', '\\\\').replace('`', '\\`') ~ '`') }}
+{% endmacro %}
+
+
+{% macro bigquery__trim_spaces(text) %}
+    {{ return("trim(" ~ text ~ ", ' ')") }}
+{% endmacro %}
+
+
+{% macro bigquery__ascii_lower(text) %}
+    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}

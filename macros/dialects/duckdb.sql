@@ -31,6 +31,7 @@
         {{ return(("regexp_replace(" ~ text ~ ", '^(-?)[.]', '\\10.')") if profile['scale'] == 38 else text) }}
     {%- elif kind == 'float' -%}
         {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as float) as double)' -%}
+        {%- set value = parity._float_grid(value, profile, 'double') -%}
         {{ return(parity._float_text(value, "'NaN'::double", "'Infinity'::double", "printf('%.13a', " ~ value ~ ")")) }}
     {%- elif kind == 'boolean' -%}
         {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
@@ -42,7 +43,7 @@
         {{ return("strftime(cast(" ~ expression ~ " as date), '%Y-%m-%d')") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
         {%- set micros = 'epoch_us(' ~ expression ~ ')' -%}
-        {%- set rounded = parity._rounded_micros(micros, profile, '({0} // {1})') -%}
+        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, '({0} // {1})'), profile, '({0} // {1})') -%}
         {{ return(parity._timestamp_text("strftime(make_timestamp(" ~ rounded ~ "), '%Y-%m-%d %H:%M:%S.%f')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}
@@ -79,4 +80,14 @@
 
 {% macro duckdb__timestamp_literal(utc_text, kind) %}
     {{ return(parity.postgres__timestamp_literal(utc_text, kind)) }}
+{% endmacro %}
+
+
+{% macro duckdb__trim_spaces(text) %}
+    {{ return("trim(" ~ text ~ ", ' ')") }}
+{% endmacro %}
+
+
+{% macro duckdb__ascii_lower(text) %}
+    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}

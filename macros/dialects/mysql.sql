@@ -40,6 +40,7 @@
             releases returned the double unchanged, so there only a FLOAT column is exact at
             32 bits. -#}
         {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as float) as double)' -%}
+        {%- set value = parity._float_grid(value, profile, 'double') -%}
         {#- MySQL's DOUBLE holds no NaN or infinity: only zero is special. -#}
         {{ return("case when " ~ value ~ " = 0 then '0' else " ~ parity._mysql_hex_float(value) ~ " end") }}
     {%- elif kind == 'boolean_text' -%}
@@ -55,7 +56,7 @@
             session time zone; DATETIME is a wall clock, counted from a DATETIME epoch. -#}
         {%- set micros = ('cast(unix_timestamp(' ~ expression ~ ') * 1000000 as signed)') if kind == 'timestamp'
             else ("timestampdiff(microsecond, timestamp '1970-01-01 00:00:00', " ~ expression ~ ")") -%}
-        {%- set rounded = parity._rounded_micros(micros, profile, '({0} div {1})') -%}
+        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, '({0} div {1})'), profile, '({0} div {1})') -%}
         {{ return(parity._timestamp_text("date_format(timestamp '1970-01-01 00:00:00' + interval " ~ rounded ~ " microsecond, '%Y-%m-%d %H:%i:%s.%f')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}
@@ -111,3 +112,9 @@
 {% macro mysql__quote_identifier(name) %}
     {{ return('`' ~ (name | string).replace('`', '``') ~ '`') }}
 {% endmacro %}
+
+
+{% macro mysql__trim_spaces(text) %}
+    {{ return("trim(both ' ' from " ~ text ~ ")") }}
+{% endmacro %}
+

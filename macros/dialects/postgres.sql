@@ -32,6 +32,7 @@
         {{ return('cast(round(cast(' ~ expression ~ ' as numeric), ' ~ profile['scale'] ~ ') as text)') }}
     {%- elif kind == 'float' -%}
         {%- set value = 'cast(' ~ expression ~ ' as double precision)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as real) as double precision)' -%}
+        {%- set value = parity._float_grid(value, profile, 'double precision') -%}
         {{ return(parity._float_text(value, "'NaN'::double precision", "'Infinity'::double precision", parity._postgres_hex_float(value))) }}
     {%- elif kind == 'boolean' -%}
         {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
@@ -43,7 +44,7 @@
         {{ return("to_char(" ~ expression ~ ", 'YYYY-MM-DD')") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
         {%- set micros = 'cast(extract(epoch from ' ~ expression ~ ') * 1000000 as bigint)' -%}
-        {%- set rounded = parity._rounded_micros(micros, profile, '({0} / {1})') -%}
+        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, '({0} / {1})'), profile, '({0} / {1})') -%}
         {#- interval * number goes through a double: seconds and microseconds apart stay exact. -#}
         {{ return(parity._timestamp_text("to_char(timestamp 'epoch' + (" ~ rounded ~ " / 1000000) * interval '1 second' + (" ~ rounded ~ " % 1000000) * interval '1 microsecond', 'YYYY-MM-DD HH24:MI:SS.US')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
@@ -128,4 +129,14 @@
         {{ return("date '" ~ utc_text[:10] ~ "'") }}
     {%- endif -%}
     {{ return(("timestamp '" ~ utc_text ~ "'") if kind == 'timestamp_ntz' else ("timestamptz '" ~ utc_text ~ "+00'")) }}
+{% endmacro %}
+
+
+{% macro postgres__trim_spaces(text) %}
+    {{ return("btrim(" ~ text ~ ", ' ')") }}
+{% endmacro %}
+
+
+{% macro postgres__ascii_lower(text) %}
+    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}

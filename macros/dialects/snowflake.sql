@@ -36,6 +36,7 @@
         {%- endif -%}
         {#- Snowflake's NaN equals itself. -#}
         {%- set value = 'cast(' ~ expression ~ ' as float)' -%}
+        {%- set value = parity._float_grid(value, profile, 'float') -%}
         {{ return(parity._float_text(value, "cast('NaN' as float)", "cast('inf' as float)", parity._snowflake_hex_float(value))) }}
     {%- elif kind == 'boolean' -%}
         {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
@@ -52,7 +53,7 @@
             wall clock as if in UTC; TO_TIMESTAMP_NTZ(n, 6) reads such a count back. A divisor of
             10^k gives an exact NUMBER quotient, so floor() is integer division. -#}
         {%- set micros = 'date_part(epoch_microsecond, ' ~ expression ~ ')' -%}
-        {%- set rounded = parity._rounded_micros(micros, profile, 'floor({0} / {1})') -%}
+        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, 'floor({0} / {1})'), profile, 'floor({0} / {1})') -%}
         {{ return(parity._timestamp_text("to_char(to_timestamp_ntz(" ~ rounded ~ ", 6), 'YYYY-MM-DD HH24:MI:SS.FF6')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('hex_encode(' ~ expression ~ ', 0)') }}
@@ -110,4 +111,14 @@
 
 {% macro snowflake__quote_identifier(name) %}
     {{ return(parity._double_quoted(name)) }}
+{% endmacro %}
+
+
+{% macro snowflake__trim_spaces(text) %}
+    {{ return("trim(" ~ text ~ ", ' ')") }}
+{% endmacro %}
+
+
+{% macro snowflake__ascii_lower(text) %}
+    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}

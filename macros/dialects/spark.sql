@@ -30,6 +30,7 @@
         {{ return("replace(format_number(cast(" ~ expression ~ " as decimal(38, " ~ profile['scale'] ~ ")), " ~ profile['scale'] ~ "), ',', '')") }}
     {%- elif kind == 'float' -%}
         {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as float) as double)' -%}
+        {%- set value = parity._float_grid(value, profile, 'double') -%}
         {#- Java's %a omits the exponent's plus sign that C's prints. -#}
         {%- set java_hex = "format_string('%.13a', " ~ value ~ ")" -%}
         {{ return(parity._float_text(value, "double('NaN')", "double('Infinity')",
@@ -47,7 +48,7 @@
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
         {%- set micros = ('unix_micros(' ~ expression ~ ')') if kind == 'timestamp'
             else parity._spark_wall_clock_micros(expression) -%}
-        {{ return(parity._timestamp_text(parity._spark_micros_text(parity._rounded_micros(micros, profile, '({0} div {1})')), profile['digits'])) }}
+        {{ return(parity._timestamp_text(parity._spark_micros_text(parity._micros_grid(parity._rounded_micros(micros, profile, '({0} div {1})'), profile, '({0} div {1})')), profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}
     {%- elif kind == 'nested' -%}
@@ -111,4 +112,14 @@
         {{ return("date'" ~ utc_text[:10] ~ "'") }}
     {%- endif -%}
     {{ return(("timestamp_ntz'" ~ utc_text ~ "'") if kind == 'timestamp_ntz' else ("timestamp_ltz'" ~ utc_text ~ "+00:00'")) }}
+{% endmacro %}
+
+
+{% macro spark__trim_spaces(text) %}
+    {{ return("btrim(" ~ text ~ ", ' ')") }}
+{% endmacro %}
+
+
+{% macro spark__ascii_lower(text) %}
+    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}

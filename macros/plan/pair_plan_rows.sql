@@ -17,6 +17,16 @@
         {%- do rules.append(parity.column_rule(where, column['name'], column['profile'], pair['tolerance'])) -%}
     {%- endfor -%}
     {%- do parity._check_tolerance_columns(where, pair['tolerance'], rules) -%}
+    {%- for rule in rules if pair['tolerant_checksums'] -%}
+        {%- set grid = parity.hash_grid(rule['kind'], rule['tolerance'], [locations['source']['dialect'], locations['target']['dialect']]) -%}
+        {%- set position = key_count + loop.index0 -%}
+        {%- if grid -%}
+            {%- do rule.update({'hash_grid': grid}) -%}
+            {%- for side in ['source', 'target'] -%}
+                {%- do matched[side][position].update({'hash_grid': grid}) -%}
+            {%- endfor -%}
+        {%- endif -%}
+    {%- endfor -%}
     {%- set known = (pair['key'] + (rules | map(attribute='column') | list)) | map('lower') | list -%}
     {%- for name in pair['sensitive_columns'] if name | lower not in known -%}
         {{ exceptions.raise_compiler_error(where ~ ": sensitive_columns names column '" ~ name ~ "', which the pair neither keys on nor compares") }}

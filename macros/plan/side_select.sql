@@ -4,15 +4,20 @@
     `columns` lists {name, profile} in comparison order, keys first; `predicate` (the side's
     filters, parity.side_filters) keeps only the rows compared. A single integer key is its
     own position, so segments are key ranges; any other key (compound, text, dates...) is
-    positioned by the hash of its canonical fields, which both engines compute alike. -#}
+    positioned by the hash of its canonical fields, which both engines compute alike. A
+    column with a `hash_grid` enters the row hash (that only segment checksums use) by its
+    tolerant text, kept beside its exact canonical text (parity.tolerant_text). -#}
 {% macro side_select(dialect, relation_name, key_count, columns, predicate=none) %}
-    {%- set canonical = [] -%}
+    {%- set canonical, hashed = [], [] -%}
     {%- for column in columns -%}
         {%- set alias = ('__parity_k' ~ loop.index0) if loop.index0 < key_count else ('__parity_c' ~ (loop.index0 - key_count)) -%}
-        {%- do canonical.append({
-            'alias': alias,
-            'sql': parity.canonical_value(dialect, parity.quote_identifier(dialect, column['name']), column['profile']),
-        }) -%}
+        {%- set quoted = parity.quote_identifier(dialect, column['name']) -%}
+        {%- do canonical.append({'alias': alias, 'sql': parity.canonical_value(dialect, quoted, column['profile'])}) -%}
+        {%- if column.get('hash_grid') -%}
+            {%- do hashed.append({'alias': alias.replace('__parity_c', '__parity_t'), 'sql': parity.tolerant_text(dialect, quoted, column['profile'], column['hash_grid'])}) -%}
+        {%- else -%}
+            {%- do hashed.append({'alias': alias}) -%}
+        {%- endif -%}
     {%- endfor -%}
     {%- set integer_key = key_count == 1 and columns[0]['profile']['kind'] == 'integer' -%}
 select
@@ -20,13 +25,13 @@ select
     {%- if not integer_key %}
     {{ parity.row_hash(dialect, canonical[:key_count] | map(attribute='alias') | list) }} as __parity_pos,
     {%- endif %}
-    {{ parity.row_hash(dialect, canonical | map(attribute='alias') | list) }} as __parity_hash
+    {{ parity.row_hash(dialect, hashed | map(attribute='alias') | list) }} as __parity_hash
 from (
     select
         {%- if integer_key %}
         {{ parity.key_position(dialect, parity.quote_identifier(dialect, columns[0]['name'])) }} as __parity_pos,
         {%- endif %}
-        {%- for value in canonical %}
+        {%- for value in canonical + (hashed | selectattr('sql', 'defined') | list) %}
         {{ value['sql'] }} as {{ value['alias'] }}{{ ',' if not loop.last }}
         {%- endfor %}
     from {{ relation_name }}

@@ -39,6 +39,8 @@
     {%- set value = parity._tolerance_number(value) if number else value -%}
     {%- if option in ['trim', 'case_insensitive', 'empty_equals_null'] and value is not boolean -%}
         {{ exceptions.raise_compiler_error(where ~ ": " ~ option ~ " must be true or false, not '" ~ value ~ "'") }}
+    {%- elif option == 'temporal_grid' and value not in ['nearest', 'floor'] -%}
+        {{ exceptions.raise_compiler_error(where ~ ": temporal_grid must be nearest or floor, not '" ~ value ~ "'") }}
     {%- elif option == 'rel_tol' and not (number and 0 <= value < 1) -%}
         {{ exceptions.raise_compiler_error(where ~ ": rel_tol must be a number from 0 up to (not including) 1, not '" ~ value ~ "'") }}
     {%- elif option == 'temporal_tolerance_days' and not (number and (value | int) == value and value >= 0) -%}

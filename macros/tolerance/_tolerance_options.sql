@@ -4,7 +4,7 @@
 {% macro _tolerance_options() %}
     {{ return({
         'numeric': ['abs_tol', 'rel_tol', 'rel_floor'],
-        'timestamp': ['temporal_tolerance_ms'],
+        'timestamp': ['temporal_tolerance_ms', 'temporal_grid'],
         'date': ['temporal_tolerance_days'],
         'string': ['trim', 'case_insensitive', 'empty_equals_null'],
     }) }}

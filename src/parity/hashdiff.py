@@ -62,11 +62,13 @@ def hashdiff(
     threshold: int,
     breaker: Callable[[list[RowDiff], int], bool] | None = None,
     profiles: tuple[Profile, Profile] | None = None,
+    tolerant: bool = False,
 ) -> Outcome:
     """``breaker`` is asked after each download whether the differences found so far (of the
     rows compared, the larger side's count) are too many to go on: if so, no further pass runs
     and no further row leaves an engine. ``profiles``: the sides' first pass, when the caller
-    has taken it already."""
+    has taken it already. ``tolerant``: the row hashes put some columns on their tolerance's
+    grid, so equal checksums mean values within tolerance rather than identical."""
     stats = HashdiffStats(passes=1, segments_checked=1)
     source_profile, target_profile = profiles or (source.profile(), target.profile())
     sizes = source_profile.rows, target_profile.rows
@@ -76,7 +78,11 @@ def hashdiff(
         *sizes,
     )
     if source_profile.checksum == target_profile.checksum:
-        logger.info("parity pair '%s': checksums match, tables are identical", pair_name)
+        logger.info(
+            "parity pair '%s': checksums match, %s",
+            pair_name,
+            "every row is within tolerance" if tolerant else "tables are identical",
+        )
         return Outcome([], *sizes, stats)
 
     lows = [p.min_position for p in (source_profile, target_profile) if p.min_position is not None]

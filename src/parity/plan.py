@@ -42,6 +42,9 @@ class PairPlan:
     schema_findings: tuple[dict[str, Any], ...] = ()
     # Per compared column, in order: its kind and resolved tolerance.
     column_rules: tuple[ColumnRule, ...] = ()
+    # The compared columns that segment checksums hash on their tolerance's grid
+    # (macros/tolerance/hash_grid.sql).
+    gridded_columns: tuple[str, ...] = ()
     # The filters each side's SQL applies, as canonical JSON ("{}" when it compares every row).
     filters: str = "{}"
     # One row per column and change (macros/plan/schema_diff.sql), as JSON.
@@ -124,15 +127,19 @@ def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:
             target=_side_plan(by_side["target"]),
             config=json.loads(by_side["source"]["config_json"]),
             schema_findings=tuple(json.loads(by_side["source"].get("schema_findings") or "[]")),
-            column_rules=tuple(
-                ColumnRule.from_plan(rule)
-                for rule in json.loads(by_side["source"].get("column_rules") or "[]")
+            column_rules=tuple(ColumnRule.from_plan(rule) for rule in _rules(by_side)),
+            gridded_columns=tuple(
+                rule["column"] for rule in _rules(by_side) if rule.get("hash_grid")
             ),
             filters=canonical_json(json.loads(by_side["source"].get("filters") or "{}")),
             schema_diff=by_side["source"].get("schema_diff") or "[]",
         )
         for name, by_side in sorted(sides.items())
     ]
+
+
+def _rules(by_side: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    return json.loads(by_side["source"].get("column_rules") or "[]")
 
 
 def _side_plan(row: dict[str, Any]) -> SidePlan:

@@ -37,6 +37,8 @@ SAME_ENGINE_DIALECTS = {"spark", "databricks"}
 COVERAGE = {
     "joindiff": "every compared row",
     "hashdiff": "every compared row: those outside the downloaded segments matched by checksum",
+    "hashdiff on the tolerance grid": "every difference beyond tolerance; those within it only in"
+    " the downloaded segments (the others matched by checksums on the tolerance grid)",
     "halted": "halted: only the differences found before the circuit breaker tripped",
 }
 
@@ -44,6 +46,12 @@ COVERAGE = {
 def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
     pairs = pairs_from_rows([row.asDict() for row in plan.collect()])
     return spark.createDataFrame([reconcile_pair(spark, pair) for pair in pairs], RESULT_SCHEMA)
+
+
+def _coverage(pair: PairPlan, algorithm: str) -> str:
+    if algorithm == "hashdiff" and pair.gridded_columns:
+        return "hashdiff on the tolerance grid"
+    return algorithm
 
 
 def choose_algorithm(pair: PairPlan) -> str:
@@ -100,6 +108,7 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
                 pair.bisection_threshold,
                 breaker if ratio is not None else None,
                 profiles,
+                tolerant=bool(pair.gridded_columns),
             )
             stats = outcome.stats
             findings = summarize(row_diff_frame(spark, outcome.diffs), names, rules)
@@ -194,7 +203,7 @@ def _result_row(
             pair.source.column_names,
             pair.column_rules,
             compared,
-            COVERAGE["halted" if stats.halted else algorithm],
+            COVERAGE["halted" if stats.halted else _coverage(pair, algorithm)],
             pair.masking,
         )
     passed = (

@@ -1,5 +1,6 @@
 """Pure-Python reference of the canonical encoding (docs/canonical-encoding.md): the text of each
-value under a negotiated profile, the row string and the row hash.
+value under a negotiated profile, the row string and the row hash; and the tolerant checksum
+text of a column hashed on its tolerance's grid (macros/tolerance/hash_grid.sql).
 
 The tests hold every dialect's SQL to these functions.
 """
@@ -23,6 +24,9 @@ EPOCH_2000_MICROS = 946_684_800_000_000
 EXACT = Context(prec=80)
 TRUE_SPELLINGS = {"t", "true", "y", "yes", "1"}
 FALSE_SPELLINGS = {"f", "false", "n", "no", "0"}
+# Below this a double hashes exactly on every grid: no subnormal arithmetic.
+TINY = 2.0**-1000
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def row_string(values: Iterable[str | None]) -> str:
@@ -74,16 +78,21 @@ def canonical_text(profile: dict[str, Any], value: Any) -> str | None:
 def float_text(value: float, bits: int = 64) -> str:
     """NaN, ±Infinity, 0 for both zeros, else C's ``%.13a`` (Python's float.hex) of the double,
     narrowed first to float32 (nearest, ties to even) when the pair negotiated 32 bits."""
-    if bits == 32 and math.isfinite(value):
-        try:
-            value = struct.unpack("f", struct.pack("f", value))[0]
-        except OverflowError:  # rounds past the largest float32: infinity, as every engine casts
-            value = math.copysign(math.inf, value)
+    value = narrowed(value, bits)
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
         return "Infinity" if value > 0 else "-Infinity"
     return "0" if value == 0 else value.hex()
+
+
+def narrowed(value: float, bits: int) -> float:
+    if bits == 32 and math.isfinite(value):
+        try:
+            return struct.unpack("f", struct.pack("f", value))[0]
+        except OverflowError:  # rounds past the largest float32: infinity, as every engine casts
+            return math.copysign(math.inf, value)
+    return value
 
 
 def epoch_micros(value: dt.datetime) -> int:
@@ -129,3 +138,75 @@ def json_text(document: Any) -> str:
         return json.dumps(document, ensure_ascii=False)
     number = Decimal(str(document))
     return "0" if number == 0 else f"{number.normalize():f}"
+
+
+def hash_grid(kind: str, tolerance: dict[str, Any]) -> dict[str, Any] | None:
+    """The grid a column with this resolved tolerance is hashed on, or None (hashed exactly)."""
+    if kind == "float":
+        return _float_grid(tolerance)
+    if kind in ("timestamp", "timestamp_ntz") and "temporal_tolerance_ms" in tolerance:
+        width = int(float(tolerance["temporal_tolerance_ms"]) * 1000)
+        if not 2 <= width <= 10**15:
+            return None
+        nearest = tolerance.get("temporal_grid", "nearest") == "nearest"
+        return {"kind": "timestamp", "width": width, "offset": width // 2 if nearest else 0}
+    if kind == "string":
+        options = ("trim", "case_insensitive", "empty_equals_null")
+        grid = {"kind": "string", **{o: bool(tolerance.get(o, False)) for o in options}}
+        return grid if any(grid[o] for o in options) else None
+    return None
+
+
+def _float_grid(tolerance: dict[str, Any]) -> dict[str, Any] | None:
+    rel_tol = float(tolerance.get("rel_tol", 0))
+    least = max(float(tolerance.get("abs_tol", 0)), rel_tol * float(tolerance.get("rel_floor", 0)))
+    step = 2.0 ** math.floor(math.log2(least)) if least >= TINY else None
+    if step is not None and step > least:  # log2 rounded up
+        step /= 2
+    dropped = max((bits for bits in range(1, 52) if 2.0 ** (bits - 52) <= rel_tol), default=0)
+    if step is None and not dropped:
+        return None
+    grid: dict[str, Any] = {"kind": "float", "step": step, "dropped_bits": dropped}
+    if dropped:
+        start = step * 2.0 ** (52 - dropped) if step is not None else TINY
+        grid.update(relative_from=start, relative_below=2.0 ** (1021 - dropped))
+    else:
+        grid.update(relative_from=step * 2.0**51)
+    return grid
+
+
+def tolerant_text(grid: dict[str, Any], canonical: str | None) -> str | None:
+    """What a tolerant column contributes to the row hash of segment checksums, from its
+    canonical text: the canonical text of the value's cell on the grid."""
+    if canonical is None:
+        return None
+    if grid["kind"] == "float":
+        special = canonical in ("NaN", "Infinity", "-Infinity", "0")
+        return canonical if special else float_text(float_label(float.fromhex(canonical), grid))
+    if grid["kind"] == "timestamp":
+        whole, _, fraction = canonical.partition(".")
+        value = dt.datetime.fromisoformat(whole) + dt.timedelta(
+            microseconds=int(fraction.ljust(6, "0")) if fraction else 0
+        )
+        micros = epoch_micros(value)
+        label = (micros + grid["offset"]) // grid["width"] * grid["width"]
+        return timestamp_text(label, len(fraction), "truncate")
+    text = canonical.strip(" ") if grid["trim"] else canonical
+    if grid["case_insensitive"]:
+        text = text.translate(ASCII_LOWER)
+    return None if grid["empty_equals_null"] and text == "" else text
+
+
+def float_label(value: float, grid: dict[str, Any]) -> float:
+    """A double's cell on the float grid: the nearest step below ``relative_from``, the value
+    rounded to 53 - s bits (Veltkamp's split) below ``relative_below``, else the value."""
+    magnitude = abs(value)
+    if magnitude < grid["relative_from"]:
+        if grid["step"] is None:
+            return value
+        magic = 1.5 * 2.0**52 * grid["step"]
+        return (value + magic) - magic
+    if grid["dropped_bits"] and magnitude < grid["relative_below"]:
+        split = value * float(2 ** grid["dropped_bits"] + 1)
+        return split - (split - value)
+    return value

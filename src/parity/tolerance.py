@@ -28,6 +28,8 @@ from parity.reference import EXACT
 # read (NULL), and so is never within tolerance.
 EXACT_DIGITS = 37
 MICROS_PER_MS = 1000
+# Options whose value is a word, not a number or a flag.
+WORDS = {"temporal_grid"}
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,9 @@ class ColumnRule:
     @classmethod
     def from_plan(cls, rule: dict[str, Any]) -> ColumnRule:
         options = {
-            name: value if isinstance(value, bool) else str(Decimal(str(value)).normalize())
+            name: value
+            if isinstance(value, bool) or name in WORDS
+            else str(Decimal(str(value)).normalize())
             for name, value in rule["tolerance"].items()
         }
         return cls(

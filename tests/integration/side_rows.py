@@ -1,5 +1,6 @@
 """Every canonical row of one side of a pair, downloaded from its own engine by the SQL its plan
-holds, each row's hash checked against the Python reference on the way."""
+holds, each row's hash checked against the Python reference on the way: the canonical key and
+column texts, then the tolerant checksum texts of the columns hashed on a grid."""
 
 from __future__ import annotations
 
@@ -27,9 +28,13 @@ def canonical_rows(plan: SidePlan, spark: SparkSession) -> dict[str, tuple]:
             cursor = connection.execute(plan.canonical_sql)
             names, rows = [d[0] for d in cursor.description], cursor.fetchall()
     fields = [i for i, n in enumerate(names) if n.startswith(("__parity_k", "__parity_c"))]
+    # A column hashed on its tolerance's grid enters the row hash by its tolerant text.
+    position = {name: i for i, name in enumerate(names)}
+    hashed = [position.get(names[i].replace("__parity_c", "__parity_t"), i) for i in fields]
+    tolerant = [i for i, n in enumerate(names) if n.startswith("__parity_t")]
     found = {}
     for row in rows:
         values = tuple(row[i] for i in fields)
-        assert row[names.index("__parity_hash")] == row_hash(values)
-        found[values[0]] = values
+        assert row[names.index("__parity_hash")] == row_hash(row[i] for i in hashed)
+        found[values[0]] = values + tuple(row[i] for i in tolerant)
     return found

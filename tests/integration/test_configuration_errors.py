@@ -59,6 +59,15 @@ GOOD = {
             " 'temporal_tolerance_ms' (allowed: abs_tol, rel_tol, rel_floor)",
         ),
         (
+            [{**GOOD, "tolerance": {"defaults": {"timestamp": {"temporal_grid": "round"}}}}],
+            "parity pair 'p': tolerance for type family 'timestamp': temporal_grid must be"
+            " nearest or floor, not 'round'",
+        ),
+        (
+            [{**GOOD, "tolerant_checksums": "yes"}],
+            "parity pair 'p': 'tolerant_checksums' must be true or false, not 'yes'",
+        ),
+        (
             [{**GOOD, "tolerance": {"columns": {"gone": {"abs_tol": 1}}}}],
             "parity pair 'p': tolerance names column 'gone', which the pair does not compare",
         ),

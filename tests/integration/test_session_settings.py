@@ -17,7 +17,7 @@ from decimal import Decimal
 import pytest
 from pyspark.sql import SparkSession
 
-from parity.reference import canonical_text
+from parity.reference import canonical_text, hash_grid, tolerant_text
 from tests.conftest import dbt_on_package
 
 UTC = dt.timezone.utc
@@ -51,6 +51,15 @@ COLUMNS = {
         {"kind": "nested"},
     ),
     "document_text": ("string", {"kind": "json_text"}),
+    "price": ("double", {"kind": "float", "bits": 64}),
+    "picked_at": ("timestamp_ltz", {"kind": "timestamp", "digits": 6, "rounding": "truncate"}),
+    "channel": ("string", {"kind": "string", "padded": False}),
+}
+# The analysis's tolerance of each column hashed on a grid (macros/canonical/_every_kind_columns).
+TOLERANT = {
+    "price": {"rel_tol": "1e-9", "abs_tol": 0.01},
+    "picked_at": {"temporal_tolerance_ms": 1},
+    "channel": {"trim": True, "case_insensitive": True, "empty_equals_null": True},
 }
 
 NINES_38 = Decimal("0." + "9" * 38)
@@ -75,6 +84,9 @@ ROWS = [
         b"",
         (dt.datetime(2024, 3, 10, 7, 30, tzinfo=UTC), None, Decimal("0E-8"), []),
         '{"b": 1.50, "a": [1, 2]}',
+        0.1,
+        dt.datetime(1969, 12, 31, 23, 59, 59, 999500, tzinfo=UTC),
+        " Mixed Case ",
     ),
     (
         2,
@@ -95,6 +107,9 @@ ROWS = [
         b"\x00\xff",
         (None, "n", Decimal("1E-8"), ["a", None]),
         "[]",
+        -0.0041,
+        dt.datetime(2024, 3, 10, 7, 30, 0, 499, tzinfo=UTC),
+        "",
     ),
     (
         3,
@@ -115,6 +130,9 @@ ROWS = [
         b"a:b",
         (dt.datetime(1900, 3, 1, 12, tzinfo=UTC), "ü", Decimal("-0.00000099"), ["x"]),
         '{"z": null, "a": {"c": 2.50, "b": -0.0}}',
+        8388607.996,
+        dt.datetime(1900, 1, 1, 0, 0, 0, 500, tzinfo=UTC),
+        "\tTAB ",
     ),
     (
         4,
@@ -135,6 +153,9 @@ ROWS = [
         b"\x01",
         (dt.datetime(2100, 12, 31, 23, 59, 59, 999999, tzinfo=UTC), "", Decimal("1E+9"), None),
         '"text"',
+        1.7976931348623157e308,
+        dt.datetime(2100, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
+        "ÄÖ",
     ),
     (
         5,
@@ -153,6 +174,9 @@ ROWS = [
         None,
         None,
         None,
+        None,
+        None,
+        math.nan,
         None,
         None,
     ),
@@ -215,6 +239,13 @@ def test_dbt_session_text_is_the_references(in_dbt_session):
         expected = [
             None if profile["kind"] == "nested" else canonical_text(profile, value)
             for profile, value in zip(profiles, written, strict=True)
+        ]
+        names = list(COLUMNS)
+        expected += [
+            tolerant_text(
+                hash_grid(COLUMNS[name][1]["kind"], tolerance), expected[names.index(name)]
+            )
+            for name, tolerance in TOLERANT.items()
         ]
         texts = list(found[1:-1])
         nested = list(COLUMNS).index("attributes")

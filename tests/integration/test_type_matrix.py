@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from parity.plan import pairs_from_rows
-from parity.reference import canonical_text
+from parity.reference import canonical_text, hash_grid, tolerant_text
 from tests.integration import type_matrix as matrix
 from tests.integration.remote_tables import reconcile
 from tests.integration.side_rows import canonical_rows
@@ -39,6 +39,20 @@ PAIRS = [
     },
 ]
 PLANTED = {(str(key), "value_mismatch", column) for column, key, _ in matrix.PLANTED}
+# Every tolerant family, so that each engine writes the tolerant checksum text of every hard value.
+TOLERANCE = {
+    "defaults": {
+        "numeric": {"rel_tol": "1e-9", "abs_tol": 0.01},
+        "timestamp": {"temporal_tolerance_ms": 1},
+        "string": {"trim": True, "case_insensitive": True, "empty_equals_null": True},
+    },
+    "columns": {"ratio32": {"abs_tol": 0, "rel_tol": 0.001}, "wall": {"temporal_grid": "floor"}},
+}
+TOLERANT_PAIRS = {
+    "tolerant_pg": matrix.TABLE,
+    "tolerant_duckdb": matrix.TABLE,
+    "tolerant_changed": matrix.CHANGED,
+}
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +67,18 @@ def reconciled(scratch, spark, postgres_url, tmp_path_factory):
         "target": {"source": ["matrix_lake", matrix.COMPOUND]},
         "key": ["a", "b"],
     }
-    pairs = [{**pair, "key": "id", "bisection_threshold": 4} for pair in PAIRS] + [compound]
+    tolerant = [
+        {
+            "name": name,
+            "source": {"source": ["matrix_duckdb" if "duckdb" in name else "matrix_pg", table]},
+            "target": LAKE,
+            "tolerance": TOLERANCE,
+        }
+        for name, table in TOLERANT_PAIRS.items()
+    ]
+    pairs = [{**pair, "key": "id", "bisection_threshold": 4} for pair in [*PAIRS, *tolerant]] + [
+        compound
+    ]
     assert reconcile(scratch, pairs).success
     summaries = {
         row["pair_name"]: row for row in spark.table(f"{scratch.schema}.parity_summary").collect()
@@ -159,3 +184,63 @@ def test_compound_keys_are_segmented_across_engines_and_never_confused(reconcile
         ('["11","1"]', "value_mismatch", "value"),
     }
     assert summaries["compound"]["algorithm"] == "hashdiff"
+
+
+@pytest.mark.parametrize("name", ["tolerant_pg", "tolerant_duckdb"])
+def test_tolerant_checksums_keep_equal_copies_equal(reconciled, name):
+    summaries, differences, plans = reconciled
+    assert summaries[name]["passed"], sorted(differences.get(name, ()))
+    assert (summaries[name]["checksum_passes"], summaries[name]["rows_moved"]) == (1, 0)
+    assert set(plans[name].gridded_columns) == {
+        "ratio",
+        "ratio32",
+        "narrowed",
+        "code",
+        "note",
+        "at",
+        "at_ms",
+        "wall",
+        "wall_s",
+    }
+
+
+# The planted changes the tolerance above accepts: a double's last bit, a float32's, -2^31 by 1
+# (4.7e-10 relative), an amount by 0.0001, timestamps by microseconds. (`at_ms` moves by 2 ms
+# from the Spark value rounded to milliseconds.)
+WITHIN = {"ratio", "ratio32", "medium", "amount", "at", "wall"}
+
+
+def test_tolerant_changes_beyond_tolerance_are_all_found(reconciled):
+    """Hashed on the grid, every planted change beyond the tolerance above still makes its
+    segment differ and is found; the ones within it are within_tolerance where seen."""
+    _, differences, _ = reconciled
+    found = differences["tolerant_changed"]
+    assert {d for d in found if d[1] == "value_mismatch"} == {
+        d for d in PLANTED if d[2] not in WITHIN
+    }
+    assert {d for d in found if d[1] != "value_mismatch"} <= {
+        (key, "within_tolerance", column) for key, _, column in PLANTED if column in WITHIN
+    }
+
+
+@pytest.mark.parametrize("name", ["tolerant_pg", "tolerant_duckdb"])
+def test_tolerant_texts_are_the_references_in_every_engine(reconciled, spark, name):
+    """Each engine's tolerant checksum text of every hard value (NaN, infinities, zeros, the
+    largest double, timestamps before 1970...) is the Python reference's, from the value's
+    canonical text on the grid of the column's tolerance; and the engines agree row by row."""
+    _, _, plans = reconciled
+    plan = plans[name]
+    source, target = (canonical_rows(side, spark) for side in (plan.source, plan.target))
+    assert source == target
+    rules = {rule.column: rule for rule in plan.column_rules}
+    compared = list(plan.target.column_names)
+    for row in target.values():
+        canonical, tolerant = row[1 : 1 + len(compared)], row[1 + len(compared) :]
+        expected = tuple(
+            tolerant_text(
+                hash_grid(rules[column].kind, rules[column].tolerance),
+                canonical[compared.index(column)],
+            )
+            for column in plan.gridded_columns
+        )
+        assert tolerant == expected
