@@ -31,9 +31,9 @@ from bench.to_postgres import copy_source
 from parity.embedded import embedded_session
 from parity.plan import PairPlan
 from parity.reconcile import reconcile_pair
-from parity.results import RESULT_SCHEMA
-from parity.spark_side import SparkSide
-from parity.sql_side import SqlSide
+from parity.results.summary import RESULT_SCHEMA
+from parity.sides.spark import SparkSide
+from parity.sides.sql import SqlSide
 from tests.integration.postgres_server import postgres_server
 
 HERE = Path(__file__).resolve().parent

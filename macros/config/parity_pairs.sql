@@ -65,7 +65,7 @@
     {%- if normalized['algorithm'] not in ['auto', 'hashdiff', 'joindiff'] -%}
         {{ exceptions.raise_compiler_error(where ~ ": algorithm must be auto, hashdiff or joindiff, not '" ~ normalized['algorithm'] ~ "'") }}
     {%- endif -%}
-    {#- A pass asks for at most 65,536 cells per segment it refines (src/parity/hashdiff.py). -#}
+    {#- A pass asks for at most 65,536 cells per segment it refines (src/parity/algorithms/hashdiff.py). -#}
     {%- for option, minimum, maximum in [('bisection_factor', 2, 65536), ('bisection_threshold', 1, none)] -%}
         {%- set value = normalized[option] -%}
         {%- if value is not number or value is boolean or (value | int) != value or value < minimum or (maximum is not none and value > maximum) -%}

@@ -1,5 +1,5 @@
 {#- Spark (and Databricks): types by kind, canonical values, row hash, checksum, key position and
-    identifiers. Cell numbers are computed by the DataFrame API (src/parity/spark_side.py). -#}
+    identifiers. Cell numbers are computed by the DataFrame API (src/parity/sides/spark.py). -#}
 
 {% macro spark__type_profile(data_type) %}
     {{ return(parity._profile_by_name(data_type, {

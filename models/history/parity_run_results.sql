@@ -4,7 +4,7 @@
 select
     '{{ invocation_id }}' as run_id,
     {{ parity.run_started_at_literal() }} as run_started_at,
-    -- Every column the reconciliation writes (src/parity/results.py, RESULT_SCHEMA).
+    -- Every column the reconciliation writes (src/parity/results/summary.py, RESULT_SCHEMA).
     results.pair_name,
     results.source_relation,
     results.target_relation,

@@ -7,6 +7,6 @@ column types on both sides. A thin entry point into the parity library.
 
 def model(dbt, session):
     dbt.config(materialized="table")
-    from parity.remote_columns import remote_columns
+    from parity.sides.remote_columns import remote_columns
 
     return remote_columns(session, dbt.ref("parity_remote_relations"))

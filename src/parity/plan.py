@@ -7,8 +7,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from parity.presentation import Masking
-from parity.tolerance import ColumnRule
+from parity.comparison.tolerance import ColumnRule
+from parity.results.presentation import Masking
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,16 @@ import time
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.utils import AnalysisException
 
-from parity.drift import column_stats
+from parity.algorithms.hashdiff import HashdiffStats, hashdiff
+from parity.algorithms.joindiff import joindiff
+from parity.algorithms.rowdiff import VALUE_MISMATCH, RowDiff
+from parity.comparison.key_constraints import enforce_keys
 from parity.errors import ParityError
-from parity.hashdiff import HashdiffStats, hashdiff
-from parity.joindiff import joindiff
-from parity.key_constraints import enforce_keys
 from parity.log import logger
 from parity.plan import PairPlan, SidePlan, canonical_json, pairs_from_rows
-from parity.presentation import present
-from parity.results import (
+from parity.results.drift import column_stats
+from parity.results.presentation import present
+from parity.results.summary import (
     COUNTS,
     RESULT_SCHEMA,
     Findings,
@@ -27,10 +28,9 @@ from parity.results import (
     rows_beyond_tolerance,
     summarize,
 )
-from parity.rowdiff import VALUE_MISMATCH, RowDiff
-from parity.sides import Profile, Side
-from parity.spark_side import SparkSide, key_columns, value_columns
-from parity.sql_side import SqlSide
+from parity.sides.side import Profile, Side
+from parity.sides.spark import SparkSide, key_columns, value_columns
+from parity.sides.sql import SqlSide
 
 SAME_ENGINE_DIALECTS = {"spark", "databricks"}
 # What a pair's column statistics cover (parity_column_drift.coverage).

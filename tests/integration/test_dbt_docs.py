@@ -22,8 +22,8 @@ import pytest
 import yaml
 from dbt.cli.main import dbtRunnerResult
 
-from parity.remote_columns import COLUMNS_SCHEMA
-from parity.results import RESULT_SCHEMA
+from parity.results.summary import RESULT_SCHEMA
+from parity.sides.remote_columns import COLUMNS_SCHEMA
 from tests.conftest import REPO, dbt_on_package
 from tests.integration.dbt_project_copy import DbtProject
 from tests.integration.docs_coverage import macro_arguments, missing_docs, select_columns

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from parity.presentation import shortest_float
+from parity.results.presentation import shortest_float
 from tests.integration.remote_tables import migration_pair as pair
 
 

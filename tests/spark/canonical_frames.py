@@ -6,10 +6,10 @@ import itertools
 
 from pyspark.sql import SparkSession
 
+from parity.algorithms.rowdiff import Row
 from parity.plan import SidePlan
 from parity.reference import row_hash
-from parity.rowdiff import Row
-from parity.spark_side import SparkSide
+from parity.sides.spark import SparkSide
 
 _views = itertools.count()
 

@@ -7,10 +7,10 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parity.hashdiff import hashdiff
-from parity.joindiff import joindiff
-from parity.rowdiff import RowDiff, canonical_order, compare_rows
-from parity.spark_side import key_columns, value_columns
+from parity.algorithms.hashdiff import hashdiff
+from parity.algorithms.joindiff import joindiff
+from parity.algorithms.rowdiff import RowDiff, canonical_order, compare_rows
+from parity.sides.spark import key_columns, value_columns
 from tests.spark.canonical_frames import spark_side
 
 VALUES = st.sampled_from(["a", "b", "", "é☕", "1:a", "-", None])

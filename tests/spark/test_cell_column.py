@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parity.keyspace import KeySpace
-from parity.spark_side import POSITION, cell_column
+from parity.algorithms.keyspace import KeySpace
+from parity.sides.spark import POSITION, cell_column
 
 LONGS = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 

@@ -1,4 +1,4 @@
-from parity.rowdiff import RowDiff, compare_rows
+from parity.algorithms.rowdiff import RowDiff, compare_rows
 
 
 def rows(*items):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
 
-from parity.engines import catalog_columns, connect
+from parity.sides.engines import catalog_columns, connect
 
 COLUMNS_SCHEMA = T.StructType(
     [

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from parity.keyspace import KeySpace
-from parity.rowdiff import Row
+from parity.algorithms.keyspace import KeySpace
+from parity.algorithms.rowdiff import Row
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """From row differences to the published result: one row per pair, its differences nested.
 
 Both algorithms hand their row differences to ``summarize`` as a DataFrame, so counts, tolerance
-verdicts (tolerance.py) and the layout of each difference are computed by one piece of code, in
-one Spark action.
+verdicts (comparison/tolerance.py) and the layout of each difference are computed by one piece of
+code, in one Spark action.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from parity.drift import COLUMN_STATS
-from parity.rowdiff import KINDS, VALUE_MISMATCH, RowDiff
-from parity.tolerance import ColumnRule, verdict
+from parity.algorithms.rowdiff import KINDS, VALUE_MISMATCH, RowDiff
+from parity.comparison.tolerance import ColumnRule, verdict
+from parity.results.drift import COLUMN_STATS
 
 TEXT_ARRAY = T.ArrayType(T.StringType())
 

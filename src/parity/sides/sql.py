@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from parity.engines import connect
+from parity.algorithms.keyspace import KeySpace
+from parity.algorithms.rowdiff import Row
 from parity.errors import ParityError
-from parity.keyspace import KeySpace
 from parity.plan import SidePlan
-from parity.rowdiff import Row
-from parity.sides import Checksum, Profile
+from parity.sides.engines import connect
+from parity.sides.side import Checksum, Profile
 
 
 class SqlSide:

@@ -11,8 +11,8 @@ from typing import Any
 
 from pyspark.sql import types as T
 
-from parity.presentation import Masking
-from parity.tolerance import ColumnRule
+from parity.comparison.tolerance import ColumnRule
+from parity.results.presentation import Masking
 
 COLUMN_STATS = T.StructType(
     [

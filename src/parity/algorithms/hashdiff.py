@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from parity.keyspace import KeySpace
+from parity.algorithms.keyspace import KeySpace
+from parity.algorithms.rowdiff import RowDiff, canonical_order, compare_rows
 from parity.log import logger
-from parity.rowdiff import RowDiff, canonical_order, compare_rows
-from parity.sides import Checksum, Profile, Side
+from parity.sides.side import Checksum, Profile, Side
 
 # One pass never asks an engine for more than this many cells per segment it refines...
 MAX_CELLS_PER_SEGMENT = 1 << 16

@@ -18,7 +18,7 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
-from parity.tolerance import ColumnRule
+from parity.comparison.tolerance import ColumnRule
 
 HASH_PREFIX = "sha256:"
 

@@ -7,10 +7,10 @@ from functools import reduce
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from parity.keyspace import KeySpace
+from parity.algorithms.keyspace import KeySpace
+from parity.algorithms.rowdiff import Row
 from parity.plan import SidePlan
-from parity.rowdiff import Row
-from parity.sides import Checksum, Profile
+from parity.sides.side import Checksum, Profile
 
 POSITION = "__parity_pos"
 HASH = "__parity_hash"

@@ -1,0 +1,2 @@
+"""The sides of a pair: what the algorithms ask of one (side.py), and the sides that answer it, in
+the Spark session (spark.py) or in another engine through DB-API (sql.py, engines.py)."""
