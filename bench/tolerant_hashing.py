@@ -30,8 +30,8 @@ from pyspark.sql import SparkSession
 from bench.plan import rendered_pairs
 from parity.embedded import embedded_session
 from parity.reconcile import reconcile_pair
-from parity.results import RESULT_SCHEMA
-from parity.spark_side import SparkSide
+from parity.results.summary import RESULT_SCHEMA
+from parity.sides.spark import SparkSide
 
 HERE = Path(__file__).resolve().parent
 SCHEMA = "parity_bench"

@@ -144,7 +144,7 @@ ALPHABET = " \tAaBb\u0130\u0131\u03a3\u03c3\u03c2"
 
 
 def verdict_text(text: str | None, options: dict) -> str | None:
-    """The verdict's normalization in Spark (src/parity/tolerance.py), in Python."""
+    """The verdict's normalization in Spark (src/parity/comparison/tolerance.py), in Python."""
     if text is None:
         return None
     if options.get("trim"):
