@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import csv
+from pathlib import Path
+
+from sqlfluff.core import FluffConfig
 
 from parity.plan import config_hash, pairs_from_rows
 from parity.reference import row_hash
@@ -158,3 +161,13 @@ def test_error_threshold_fails_the_test_and_identical_pair_passes(demo):
         "fail"
     ]
     assert [s for n, s in statuses.items() if "orders_copy" in n] == ["pass"]
+
+
+def test_lint_templates_the_demo_models_with_the_demo_project(monkeypatch):
+    # As `make lint` runs it: from demo/, so the dbt templater compiles the demo, not the package
+    # (sqlfluff skips a model it cannot find in the project, with a warning and no failure).
+    monkeypatch.chdir(REPO / "demo")
+    config = FluffConfig.from_path("models")
+    assert config.get("templater") == "dbt" and config.get("dialect") == "sparksql"
+    project_dir = config.get("project_dir", section=["templater", "dbt"])
+    assert Path(project_dir).resolve() == REPO / "demo"
