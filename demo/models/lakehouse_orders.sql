@@ -26,10 +26,9 @@ migrated as (
 
 select * from migrated
 union all
-select * from migrated where order_id = 2000
-union all
+-- Loaded again: order 2000 as itself, orders 1 and 2 as the new orders 1000001 and 1000002.
 select
-    order_id + 1000000 as order_id,
+    case when order_id = 2000 then order_id else order_id + 1000000 end as order_id,
     customer_id,
     status,
     amount,
@@ -40,4 +39,4 @@ select
     ship_date,
     note
 from migrated
-where order_id in (1, 2)
+where order_id in (1, 2, 2000)

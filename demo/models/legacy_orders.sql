@@ -17,7 +17,7 @@ select
     timestamp_micros(
         1704067200000000 + pmod(id * 7907, 31536000) * 1000000 + pmod(id * 13, 1000000)
     ) as ordered_at,
-    date_add(date'2024-01-01', cast(pmod(id * 7907, 365) as int)) as ship_date,
+    date_add(date '2024-01-01', cast(pmod(id * 7907, 365) as int)) as ship_date,
     case
         when pmod(id, 11) = 0 then null
         when pmod(id, 13) = 0 then 'café ☕ naïve'

@@ -17,8 +17,5 @@ select
     {{ pair_literal }} as pair_name,
     '{{ side }}' as side,
     cast(null as bigint) as {{ count }}
-where not exists (
-    select 1 from {{ ref('parity', 'parity_summary') }}
-    where pair_name = {{ pair_literal }}
-)
+where {{ parity._no_result(pair) }}
 {% endmacro %}

@@ -15,8 +15,5 @@ select
     cast(null as bigint) as value_mismatch_rows,
     cast(null as double) as row_drift_pct,
     cast(null as bigint) as schema_findings
-where not exists (
-    select 1 from {{ ref('parity', 'parity_summary') }}
-    where pair_name = {{ pair_literal }}
-)
+where {{ parity._no_result(pair) }}
 {% endtest %}

@@ -21,8 +21,5 @@ select
     cast(null as string) as column_name,
     cast(null as string) as source_value,
     cast(null as string) as target_value
-where not exists (
-    select 1 from {{ ref('parity', 'parity_summary') }}
-    where pair_name = {{ pair_literal }}
-)
+where {{ parity._no_result(pair) }}
 {% endtest %}

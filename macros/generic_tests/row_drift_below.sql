@@ -16,8 +16,5 @@ select
     {{ pair_literal }} as pair_name,
     cast(null as double) as row_drift_pct,
     cast(null as bigint) as differing_rows
-where not exists (
-    select 1 from {{ ref('parity', 'parity_summary') }}
-    where pair_name = {{ pair_literal }}
-)
+where {{ parity._no_result(pair) }}
 {% endtest %}

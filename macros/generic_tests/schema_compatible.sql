@@ -29,8 +29,5 @@ select
     'not_reconciled' as change,
     cast(null as string) as source_type,
     cast(null as string) as target_type
-where not exists (
-    select 1 from {{ ref('parity', 'parity_summary') }}
-    where pair_name = {{ pair_literal }}
-)
+where {{ parity._no_result(pair) }}
 {% endtest %}

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import csv
+from pathlib import Path
+
+from sqlfluff.core import FluffConfig
 
 from parity.plan import config_hash, pairs_from_rows
 from parity.reference import row_hash
 from tests.conftest import REPO
+from tests.integration.dbt_project_copy import DbtProject, error_text
 
 RUN_DEPENDENT = {"run_id", "run_started_at", "elapsed_seconds"}
 
@@ -158,3 +162,34 @@ def test_error_threshold_fails_the_test_and_identical_pair_passes(demo):
         "fail"
     ]
     assert [s for n, s in statuses.items() if "orders_copy" in n] == ["pass"]
+
+
+def test_lint_templates_the_demo_models_with_the_demo_project(monkeypatch):
+    # As `make lint` runs it: from demo/, so the dbt templater compiles the demo, not the package
+    # (sqlfluff skips a model it cannot find in the project, with a warning and no failure).
+    monkeypatch.chdir(REPO / "demo")
+    config = FluffConfig.from_path("models")
+    assert config.get("templater") == "dbt" and config.get("dialect") == "sparksql"
+    project_dir = config.get("project_dir", section=["templater", "dbt"])
+    assert Path(project_dir).resolve() == REPO / "demo"
+
+
+def test_package_refs_reach_the_package_first_and_the_pairs_the_project(tmp_path):
+    # The demo's flag require_ref_searches_node_package_before_root: a model of the project named
+    # as one of parity's does not capture parity's ref to it, and parity's refs to the relations
+    # of the pairs, models of the project, are no longer worth dbt's warning (an error here).
+    project = DbtProject.copy_of_demo(tmp_path / "project", "parity_refs")
+    project.write(
+        "models/parity_remote_columns.sql",
+        "{{ config(alias='not_parity_remote_columns') }}\nselect 1 as column_name\n",
+    )
+    warning = '{"error": ["PackageNodeDependsOnRootProjectNode"]}'
+    parsed = project.dbt("parse", "--warn-error-options", warning)
+    assert parsed.success, error_text(parsed)
+    plan = parsed.result.nodes["model.parity.parity_plan"].depends_on.nodes
+    assert sorted(plan) == [
+        "model.parity.parity_remote_columns",
+        "model.parity_demo.lakehouse_orders",
+        "model.parity_demo.lakehouse_orders_copy",
+        "model.parity_demo.legacy_orders",
+    ]
