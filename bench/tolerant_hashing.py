@@ -67,7 +67,12 @@ def main() -> None:
     spark = embedded_session(
         HERE / "results" / "work",
         "parity-bench-tolerance",
-        **{"spark.sql.shuffle.partitions": "8", "spark.sql.session.timeZone": "UTC"},
+        **{
+            "spark.sql.shuffle.partitions": "8",
+            "spark.sql.session.timeZone": "UTC",
+            # Without tolerant checksums every row leaves the engine: 2,000,000 at the default.
+            "spark.driver.memory": "6g",
+        },
     )
     _write_tables(spark, options.rows)
     pairs = rendered_pairs(

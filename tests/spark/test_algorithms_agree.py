@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from parity.algorithms.hashdiff import hashdiff
 from parity.algorithms.joindiff import joindiff
 from parity.algorithms.rowdiff import RowDiff, canonical_order, compare_rows
-from parity.sides.spark import key_columns, value_columns
+from parity.sides.spark import LITERAL_CELLS, key_columns, value_columns
 from tests.spark.canonical_frames import spark_side
 
 VALUES = st.sampled_from(["a", "b", "", "é☕", "1:a", "-", None])
@@ -151,3 +151,20 @@ def test_circuit_breaker_stops_the_drill_down(spark):
     assert {d.key for d in halted.diffs} == {k for k, _ in sparse}
     assert halted.stats.passes < whole.stats.passes
     assert halted.stats.rows_moved < whole.stats.rows_moved
+
+
+def test_a_whole_level_of_differing_cells_is_fetched_by_a_semi_join(spark):
+    """Every row differs, so every cell of 6,000 differs: the cells to refine and to download
+    are far more than a filter lists (LITERAL_CELLS), and a semi-join fetches them."""
+    source_rows = [((str(i),), (f"v{i}", "x")) for i in range(6_000)]
+    target_rows = [(key, (first, "y")) for key, (first, _) in source_rows]
+    assert len(source_rows) > LITERAL_CELLS
+    outcome = hashdiff(
+        "test_pair",
+        spark_side(spark, "source", source_rows, 2),
+        spark_side(spark, "target", target_rows, 2),
+        32,
+        1,
+    )
+    assert ordered(outcome.diffs) == ordered(compare_rows(source_rows, target_rows))
+    assert outcome.stats.rows_moved == 12_000

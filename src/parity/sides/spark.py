@@ -15,6 +15,8 @@ from parity.sides.side import Checksum, Profile
 POSITION = "__parity_pos"
 HASH = "__parity_hash"
 LONG_SAFE = 2**62
+# Up to this many cells, a filter lists them; past it, a semi-join (_in_cells).
+LITERAL_CELLS = 4096
 
 
 def key_columns(plan: SidePlan) -> list[str]:
@@ -64,21 +66,35 @@ class SparkSide:
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
     ) -> dict[int, Checksum]:
-        within = cell_column(space, parent_depth).isin(sorted(parents))
         grouped = (
-            self.frame.where(within)
+            _in_cells(self.frame, space, parent_depth, parents)
             .groupBy(cell_column(space, depth).alias("cell"))
             .agg(F.count(F.lit(1)).alias("rows"), self._checksum.alias("total"))
         )
         return {r["cell"]: Checksum(r["rows"], int(r["total"])) for r in grouped.collect()}
 
     def rows(self, space: KeySpace, cells: dict[int, frozenset[int]]) -> list[Row]:
-        within = F.lit(False)
-        for depth, indexes in sorted(cells.items()):
-            within = within | cell_column(space, depth).isin(sorted(indexes))
         keys, values = key_columns(self.plan), value_columns(self.plan)
-        selected = self.frame.where(within).select(*keys, *values).collect()
+        selected = reduce(
+            DataFrame.union,
+            [
+                _in_cells(self.frame, space, depth, indexes).select(*keys, *values)
+                for depth, indexes in sorted(cells.items())
+            ],
+        ).collect()
         return [(tuple(r[k] for k in keys), tuple(r[v] for v in values)) for r in selected]
+
+
+def _in_cells(frame: DataFrame, space: KeySpace, depth: int, indexes: frozenset[int]) -> DataFrame:
+    """The rows of ``frame`` in these cells at ``depth``. A few cells are a literal list; many
+    (a whole level can differ) a broadcast semi-join: a filter of a million literals exhausts
+    the driver's heap before it runs."""
+    if len(indexes) <= LITERAL_CELLS:
+        return frame.where(cell_column(space, depth).isin(sorted(indexes)))
+    wanted = frame.sparkSession.createDataFrame([(i,) for i in sorted(indexes)], "cell bigint")
+    return frame.join(
+        F.broadcast(wanted), cell_column(space, depth).cast("bigint") == wanted["cell"], "left_semi"
+    )
 
 
 def _null_key(plan: SidePlan) -> Column:
