@@ -19,13 +19,13 @@ demo: setup
 test: lint postgres
 	$(BIN)/pytest
 
-# The demo's models are linted from demo/: demo/.sqlfluff points the dbt templater at the demo
+# The demo's models and tests are linted from demo/: demo/.sqlfluff points the dbt templater at the demo
 # project, on top of the settings of ./.sqlfluff.
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/sqlfluff lint models analyses tests
-	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/sqlfluff lint models
+	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/sqlfluff lint models tests
 
 # `make bench BENCH=tolerant_hashing` runs the tolerance benchmark instead.
 BENCH ?= run_bench

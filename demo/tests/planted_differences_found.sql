@@ -5,9 +5,15 @@ with found as (
         pair_name,
         key,
         kind,
-        coalesce(column_name, '(row)') as column_name
+        coalesce(column_name, '(row)') as differing_column
     from {{ ref('parity', 'parity_differences') }}
     where pair_name in ('orders', 'orders_hashdiff')
+),
+
+pairs as (
+    select 'orders' as pair_name
+    union all
+    select 'orders_hashdiff' as pair_name
 ),
 
 expected as (
@@ -15,29 +21,55 @@ expected as (
         pairs.pair_name,
         planted.key,
         planted.kind,
-        planted.column_name
+        planted.column_name as differing_column
     from {{ ref('expected_orders_differences') }} as planted
-    cross join (select 'orders' as pair_name union all select 'orders_hashdiff' as pair_name) as pairs
+    cross join pairs
 ),
 
 unexpected as (
-    select * from found
+    select
+        pair_name,
+        key,
+        kind,
+        differing_column
+    from found
     except
-    select * from expected
+    select
+        pair_name,
+        key,
+        kind,
+        differing_column
+    from expected
 ),
 
 missed as (
-    select * from expected
+    select
+        pair_name,
+        key,
+        kind,
+        differing_column
+    from expected
     except
-    select * from found
+    select
+        pair_name,
+        key,
+        kind,
+        differing_column
+    from found
 )
 
 select
     'found but not planted' as problem,
-    *
+    pair_name,
+    key,
+    kind,
+    differing_column
 from unexpected
 union all
 select
     'planted but not found' as problem,
-    *
+    pair_name,
+    key,
+    kind,
+    differing_column
 from missed
