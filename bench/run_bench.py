@@ -26,9 +26,8 @@ from pathlib import Path
 from pyspark.sql import SparkSession
 
 from bench.generate import write_pair
-from bench.plan import rendered_pairs
+from bench.harness import RESULTS, SCHEMA, bench_session, rendered_pairs, timed
 from bench.to_postgres import copy_source
-from parity.embedded import embedded_session
 from parity.plan import PairPlan
 from parity.reconcile import reconcile_pair
 from parity.results.summary import RESULT_SCHEMA
@@ -36,18 +35,10 @@ from parity.sides.spark import SparkSide
 from parity.sides.sql import SqlSide
 from tests.integration.postgres_server import postgres_server
 
-HERE = Path(__file__).resolve().parent
-SCHEMA = "parity_bench"
-
 
 def main() -> None:
     options = _options()
-    os.environ["PARITY_SCHEMA"] = SCHEMA
-    spark = embedded_session(
-        HERE / "results" / "work",
-        "parity-bench",
-        **{"spark.sql.shuffle.partitions": "8", "spark.sql.session.timeZone": "UTC"},
-    )
+    spark = bench_session("parity-bench")
     started = time.perf_counter()
     planted = write_pair(spark, SCHEMA, options.rows, options.differences)
     with ExitStack() as stack:
@@ -73,7 +64,7 @@ def main() -> None:
             )
     spark.stop()
     name = f"bench-{options.rows}" + ("" if options.source_engine == "spark" else "-postgres")
-    output = options.output or HERE / "results" / f"{name}.json"
+    output = options.output or RESULTS / f"{name}.json"
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(figures, indent=2) + "\n")
     _print(figures, output)
@@ -87,14 +78,14 @@ def _measure(spark: SparkSession, pair: PairPlan, source_engine: str) -> dict:
         else SparkSide(spark, pair.name, pair.source)
     )
     sides = [source, SparkSide(spark, pair.name, pair.target)]
-    floor_seconds = round(_timed(lambda: [side.profile() for side in sides])[0], 3)
+    floor_seconds = round(timed(lambda: [side.profile() for side in sides])[0], 3)
     for side in sides:
         if isinstance(side, SqlSide):
             side.close()
     runs = {}
     for algorithm in ("hashdiff",) if source_engine == "postgres" else ("hashdiff", "joindiff"):
         variant = dataclasses.replace(pair, config={**pair.config, "algorithm": algorithm})
-        seconds, row = _timed(lambda v=variant: reconcile_pair(spark, v))
+        seconds, row = timed(lambda v=variant: reconcile_pair(spark, v))
         result = dict(zip(RESULT_SCHEMA.names, row, strict=True))
         runs[algorithm] = {
             "seconds": round(seconds, 3),
@@ -139,12 +130,6 @@ def _plan(spark: SparkSession, source_engine: str) -> PairPlan:
         # Spark's floats do not yet compare with others': the double column is left out.
         pair["columns"] = ["customer_id", "status", "amount", "ordered_at", "note"]
     return rendered_pairs(spark, [pair])["bench"]
-
-
-def _timed(action):
-    started = time.perf_counter()
-    value = action()
-    return time.perf_counter() - started, value
 
 
 def _ratio(a: float, b: float) -> float | None:

@@ -21,20 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import time
 from pathlib import Path
 
 from pyspark.sql import SparkSession
 
-from bench.plan import rendered_pairs
-from parity.embedded import embedded_session
+from bench.harness import RESULTS, SCHEMA, bench_session, rendered_pairs, timed
 from parity.reconcile import reconcile_pair
 from parity.results.summary import RESULT_SCHEMA
 from parity.sides.spark import SparkSide
-
-HERE = Path(__file__).resolve().parent
-SCHEMA = "parity_bench"
 
 # Readings with every bit of their mantissa in use, as measurements have (a quotient such as
 # k / 7 repeats a bit pattern that never lands near a cell boundary).
@@ -63,17 +57,8 @@ RUNS = {
 
 def main() -> None:
     options = _options()
-    os.environ["PARITY_SCHEMA"] = SCHEMA
-    spark = embedded_session(
-        HERE / "results" / "work",
-        "parity-bench-tolerance",
-        **{
-            "spark.sql.shuffle.partitions": "8",
-            "spark.sql.session.timeZone": "UTC",
-            # Without tolerant checksums every row leaves the engine: 2,000,000 at the default.
-            "spark.driver.memory": "6g",
-        },
-    )
+    # Without tolerant checksums every row leaves the engine: 2,000,000 at the default.
+    spark = bench_session("parity-bench-tolerance", **{"spark.driver.memory": "6g"})
     _write_tables(spark, options.rows)
     pairs = rendered_pairs(
         spark,
@@ -93,10 +78,10 @@ def main() -> None:
     )
     first = pairs["rounded_on_grid"]
     sides = [SparkSide(spark, first.name, plan) for plan in (first.source, first.target)]
-    floor, _ = _timed(lambda: [side.profile() for side in sides])
+    floor, _ = timed(lambda: [side.profile() for side in sides])
     figures = {"rows": options.rows, "floor_checksum_scan_seconds": round(floor, 3)}
     for name in RUNS:
-        seconds, row = _timed(lambda n=name: reconcile_pair(spark, pairs[n]))
+        seconds, row = timed(lambda n=name: reconcile_pair(spark, pairs[n]))
         result = dict(zip(RESULT_SCHEMA.names, row, strict=True))
         figures[name] = {
             "seconds": round(seconds, 3),
@@ -109,7 +94,7 @@ def main() -> None:
             "segments_checked": result["segments_checked"],
         }
     spark.stop()
-    output = options.output or HERE / "results" / f"tolerance-{options.rows}.json"
+    output = options.output or RESULTS / f"tolerance-{options.rows}.json"
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(figures, indent=2) + "\n")
     _print(figures, output)
@@ -140,12 +125,6 @@ def _options() -> argparse.Namespace:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--output", type=Path)
     return parser.parse_args()
-
-
-def _timed(action):
-    started = time.perf_counter()
-    value = action()
-    return time.perf_counter() - started, value
 
 
 def _print(figures: dict, output: Path) -> None:

@@ -27,35 +27,15 @@ expected as (
 ),
 
 unexpected as (
-    select
-        pair_name,
-        key,
-        kind,
-        differing_column
-    from found
+    select * from found
     except
-    select
-        pair_name,
-        key,
-        kind,
-        differing_column
-    from expected
+    select * from expected
 ),
 
 missed as (
-    select
-        pair_name,
-        key,
-        kind,
-        differing_column
-    from expected
+    select * from expected
     except
-    select
-        pair_name,
-        key,
-        kind,
-        differing_column
-    from found
+    select * from found
 )
 
 select

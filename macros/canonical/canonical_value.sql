@@ -46,13 +46,11 @@
         {{ return(micros) }}
     {%- endif -%}
     {%- set half = unit // 2 -%}
-    {#- 10^17 µs (3,170 years) is a multiple of every unit and lifts any supported instant above 0. -#}
-    {%- set lift = 10 ** 17 -%}
     {%- set rule = profile['rounding'] -%}
     {%- if rule == 'truncate' -%}
-        {{ return('(' ~ division.format('(' ~ micros ~ ' + ' ~ lift ~ ')', unit) ~ ' * ' ~ unit ~ ' - ' ~ lift ~ ')') }}
+        {{ return(parity._floored_micros(micros, unit, 0, division)) }}
     {%- elif rule == 'half_up' -%}
-        {{ return('(' ~ division.format('(' ~ micros ~ ' + ' ~ (lift + half) ~ ')', unit) ~ ' * ' ~ unit ~ ' - ' ~ lift ~ ')') }}
+        {{ return(parity._floored_micros(micros, unit, half, division)) }}
     {%- elif rule in ['half_away_from_1970', 'half_away_from_2000'] -%}
         {%- set epoch = 0 if rule == 'half_away_from_1970' else 946684800000000 -%}
         {%- set offset = '(' ~ micros ~ ' - ' ~ epoch ~ ')' -%}
@@ -60,6 +58,15 @@
             ~ ' else ' ~ epoch ~ ' + ' ~ division.format('(' ~ offset ~ ' + ' ~ half ~ ')', unit) ~ ' * ' ~ unit ~ ' end)') }}
     {%- endif -%}
     {{ exceptions.raise_compiler_error("parity: unknown timestamp rounding rule '" ~ rule ~ "'") }}
+{% endmacro %}
+
+
+{#- SQL of the multiple of `width` at or below `micros` + `offset` (microseconds). Every division
+    is of non-negative integers, where all engines truncate alike: a lift to a multiple of the
+    width from 10^17 µs (3,170 years) up puts any supported instant above 0. -#}
+{% macro _floored_micros(micros, width, offset, division) %}
+    {%- set lift = width * ((10 ** 17 + width - 1) // width) -%}
+    {{ return('(' ~ division.format('(' ~ micros ~ ' + ' ~ (lift + offset) ~ ')', width) ~ ' * ' ~ width ~ ' - ' ~ lift ~ ')') }}
 {% endmacro %}
 
 

@@ -17,8 +17,9 @@
         {%- do rules.append(parity.column_rule(where, column['name'], column['profile'], pair['tolerance'])) -%}
     {%- endfor -%}
     {%- do parity._check_tolerance_columns(where, pair['tolerance'], rules) -%}
-    {%- for rule in rules if pair['tolerant_checksums'] -%}
-        {%- set grid = parity.hash_grid(rule['kind'], rule['tolerance'], [locations['source']['dialect'], locations['target']['dialect']]) -%}
+    {%- set dialects = [locations['source']['dialect'], locations['target']['dialect']] -%}
+    {%- for rule in rules -%}
+        {%- set grid = parity.hash_grid(rule['kind'], rule['tolerance'], dialects) if pair['tolerant_checksums'] else none -%}
         {%- set position = key_count + loop.index0 -%}
         {%- if grid -%}
             {%- do rule.update({'hash_grid': grid}) -%}

@@ -125,16 +125,10 @@
 
 
 {#- The timestamp grid's label of rounded microseconds as SQL, with the dialect's division of
-    non-negative integers (`division`, placeholders {0} and {1}): a lift to a multiple of the
-    width above 10^17 µs keeps the dividend positive for every supported instant. -#}
+    non-negative integers (`division`, placeholders {0} and {1}). -#}
 {% macro _micros_grid(micros, profile, division) %}
     {%- set grid = profile.get('grid') -%}
-    {%- if grid is none -%}
-        {{ return(micros) }}
-    {%- endif -%}
-    {%- set width = grid['width'] -%}
-    {%- set lift = width * ((10 ** 17 + width - 1) // width) -%}
-    {{ return('(' ~ division.format('(' ~ micros ~ ' + ' ~ (lift + grid['offset']) ~ ')', width) ~ ' * ' ~ width ~ ' - ' ~ lift ~ ')') }}
+    {{ return(micros if grid is none else parity._floored_micros(micros, grid['width'], grid['offset'], division)) }}
 {% endmacro %}
 
 

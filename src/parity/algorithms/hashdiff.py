@@ -92,8 +92,11 @@ def hashdiff(
 
     def settle(depth: int, cells: set[int]) -> bool:
         """Downloads and compares these cells; True when the breaker says to stop."""
-        by_depth = {depth: frozenset(cells)}
-        source_rows, target_rows = source.rows(space, by_depth), target.rows(space, by_depth)
+        wanted = frozenset(cells)
+        source_rows, target_rows = (
+            source.rows(space, depth, wanted),
+            target.rows(space, depth, wanted),
+        )
         stats.source_rows_moved += len(source_rows)
         stats.target_rows_moved += len(target_rows)
         found = compare_rows(source_rows, target_rows)

@@ -40,6 +40,6 @@ class Side(Protocol):
         """Checksums of the cells at ``depth`` inside the given cells at ``parent_depth``."""
         ...
 
-    def rows(self, space: KeySpace, cells: dict[int, frozenset[int]]) -> list[Row]:
-        """The canonical rows of the given cells, by depth."""
+    def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> list[Row]:
+        """The canonical rows of the given cells at ``depth``."""
         ...

@@ -73,15 +73,9 @@ class SparkSide:
         )
         return {r["cell"]: Checksum(r["rows"], int(r["total"])) for r in grouped.collect()}
 
-    def rows(self, space: KeySpace, cells: dict[int, frozenset[int]]) -> list[Row]:
+    def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> list[Row]:
         keys, values = key_columns(self.plan), value_columns(self.plan)
-        selected = reduce(
-            DataFrame.union,
-            [
-                _in_cells(self.frame, space, depth, indexes).select(*keys, *values)
-                for depth, indexes in sorted(cells.items())
-            ],
-        ).collect()
+        selected = _in_cells(self.frame, space, depth, cells).select(*keys, *values).collect()
         return [(tuple(r[k] for k in keys), tuple(r[v] for v in values)) for r in selected]
 
 

@@ -56,16 +56,16 @@ class SqlSide:
         found = self._query(
             f"select {self._cell(space, depth)} as cell, count(*), {self.plan.checksum_sql}"
             f" from ({self.plan.canonical_sql}) as canonical"
-            f" where ({self._within(space, {parent_depth: parents})}) and not {self.null_key}"
+            f" where {self._within(space, parent_depth, parents)} and not {self.null_key}"
             " group by 1"
         )
         return {int(cell): Checksum(int(rows), int(total)) for cell, rows, total in found}
 
-    def rows(self, space: KeySpace, cells: dict[int, frozenset[int]]) -> list[Row]:
+    def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> list[Row]:
         found = self._query(
             f"select {', '.join(self.keys + self.values)}"
             f" from ({self.plan.canonical_sql}) as canonical"
-            f" where ({self._within(space, cells)}) and not {self.null_key}"
+            f" where {self._within(space, depth, cells)} and not {self.null_key}"
         )
         count = len(self.keys)
         return [(tuple(r[:count]), tuple(r[count:])) for r in found]
@@ -83,11 +83,8 @@ class SqlSide:
             sql = sql.replace("{" + name + "}", str(int(number)))
         return sql
 
-    def _within(self, space: KeySpace, cells: dict[int, frozenset[int]]) -> str:
-        return " or ".join(
-            f"{self._cell(space, depth)} in ({', '.join(str(int(i)) for i in sorted(indexes))})"
-            for depth, indexes in sorted(cells.items())
-        )
+    def _within(self, space: KeySpace, depth: int, cells: frozenset[int]) -> str:
+        return f"{self._cell(space, depth)} in ({', '.join(str(int(i)) for i in sorted(cells))})"
 
     def _query(self, sql: str) -> list[tuple[Any, ...]]:
         try:

@@ -1,17 +1,39 @@
-"""The benchmarks' pairs, planned by dbt in this process, so a benchmark runs the real SQL."""
+"""What every benchmark shares: its session, its pairs planned by dbt in this process (so a
+benchmark runs the real SQL), where its figures go, and a timer."""
 
 from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 from pyspark.sql import SparkSession
 
+from parity.embedded import embedded_session
 from parity.plan import PairPlan, pairs_from_rows
 
 HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+SCHEMA = "parity_bench"
 PROJECT = ["--project-dir", str(HERE / "project"), "--profiles-dir", str(HERE.parent / "profiles")]
+
+
+def bench_session(app_name: str, **settings: str) -> SparkSession:
+    """The embedded session, its tables in bench/results/work, in the schema PARITY_SCHEMA."""
+    os.environ["PARITY_SCHEMA"] = SCHEMA
+    return embedded_session(
+        RESULTS / "work",
+        app_name,
+        **{"spark.sql.shuffle.partitions": "8", "spark.sql.session.timeZone": "UTC", **settings},
+    )
+
+
+def timed(action):
+    """Seconds an action took, and what it returned."""
+    started = time.perf_counter()
+    value = action()
+    return time.perf_counter() - started, value
 
 
 def rendered_pairs(spark: SparkSession, pairs: list[dict]) -> dict[str, PairPlan]:
