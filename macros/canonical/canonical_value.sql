@@ -36,11 +36,21 @@
 {% endmacro %}
 
 
+{#- Microseconds since the epoch reduced to the negotiated fractional digits (parity._micros_at_digits)
+    and, for a column hashed on its tolerance's grid (a `grid` in the profile), to its cell's
+    label (macros/tolerance/hash_grid.sql). -#}
+{% macro _rounded_micros(micros, profile, division) %}
+    {%- set grid = profile.get('grid') -%}
+    {%- set rounded = parity._micros_at_digits(micros, profile, division) -%}
+    {{ return(rounded if grid is none else parity._floored_micros(rounded, grid['width'], grid['offset'], division)) }}
+{% endmacro %}
+
+
 {#- Microseconds since the epoch reduced to the negotiated fractional digits by the rounding
     rule of the engine that stored the coarser copy (docs/canonical-encoding.md, "Timestamps").
     Every division is of non-negative integers, where all engines truncate alike; `division`
     is the dialect's integer division with the placeholders {0} and {1}. -#}
-{% macro _rounded_micros(micros, profile, division) %}
+{% macro _micros_at_digits(micros, profile, division) %}
     {%- set unit = 10 ** (6 - profile['digits']) -%}
     {%- if unit == 1 -%}
         {{ return(micros) }}

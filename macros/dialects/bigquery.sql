@@ -56,7 +56,7 @@
         {#- A DATETIME is a wall clock: counted from the DATETIME epoch, it reads as UTC. -#}
         {%- set micros = ('unix_micros(' ~ expression ~ ')') if kind == 'timestamp'
             else ("datetime_diff(" ~ expression ~ ", datetime '1970-01-01 00:00:00', microsecond)") -%}
-        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, 'div({0}, {1})'), profile, 'div({0}, {1})') -%}
+        {%- set rounded = parity._rounded_micros(micros, profile, 'div({0}, {1})') -%}
         {{ return(parity._timestamp_text("format_timestamp('%E4Y-%m-%d %H:%M:%E6S', timestamp_micros(" ~ rounded ~ "), 'UTC')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('to_hex(' ~ expression ~ ')') }}

@@ -43,7 +43,7 @@
         {{ return("strftime(cast(" ~ expression ~ " as date), '%Y-%m-%d')") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
         {%- set micros = 'epoch_us(' ~ expression ~ ')' -%}
-        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, '({0} // {1})'), profile, '({0} // {1})') -%}
+        {%- set rounded = parity._rounded_micros(micros, profile, '({0} // {1})') -%}
         {{ return(parity._timestamp_text("strftime(make_timestamp(" ~ rounded ~ "), '%Y-%m-%d %H:%M:%S.%f')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}

@@ -56,7 +56,7 @@
             session time zone; DATETIME is a wall clock, counted from a DATETIME epoch. -#}
         {%- set micros = ('cast(unix_timestamp(' ~ expression ~ ') * 1000000 as signed)') if kind == 'timestamp'
             else ("timestampdiff(microsecond, timestamp '1970-01-01 00:00:00', " ~ expression ~ ")") -%}
-        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, '({0} div {1})'), profile, '({0} div {1})') -%}
+        {%- set rounded = parity._rounded_micros(micros, profile, '({0} div {1})') -%}
         {{ return(parity._timestamp_text("date_format(timestamp '1970-01-01 00:00:00' + interval " ~ rounded ~ " microsecond, '%Y-%m-%d %H:%i:%s.%f')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}

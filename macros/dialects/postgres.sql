@@ -44,7 +44,7 @@
         {{ return("to_char(" ~ expression ~ ", 'YYYY-MM-DD')") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
         {%- set micros = 'cast(extract(epoch from ' ~ expression ~ ') * 1000000 as bigint)' -%}
-        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, '({0} / {1})'), profile, '({0} / {1})') -%}
+        {%- set rounded = parity._rounded_micros(micros, profile, '({0} / {1})') -%}
         {#- interval * number goes through a double: seconds and microseconds apart stay exact. -#}
         {{ return(parity._timestamp_text("to_char(timestamp 'epoch' + (" ~ rounded ~ " / 1000000) * interval '1 second' + (" ~ rounded ~ " % 1000000) * interval '1 microsecond', 'YYYY-MM-DD HH24:MI:SS.US')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}

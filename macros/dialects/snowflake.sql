@@ -53,7 +53,7 @@
             wall clock as if in UTC; TO_TIMESTAMP_NTZ(n, 6) reads such a count back. A divisor of
             10^k gives an exact NUMBER quotient, so floor() is integer division. -#}
         {%- set micros = 'date_part(epoch_microsecond, ' ~ expression ~ ')' -%}
-        {%- set rounded = parity._micros_grid(parity._rounded_micros(micros, profile, 'floor({0} / {1})'), profile, 'floor({0} / {1})') -%}
+        {%- set rounded = parity._rounded_micros(micros, profile, 'floor({0} / {1})') -%}
         {{ return(parity._timestamp_text("to_char(to_timestamp_ntz(" ~ rounded ~ ", 6), 'YYYY-MM-DD HH24:MI:SS.FF6')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('hex_encode(' ~ expression ~ ', 0)') }}

@@ -48,7 +48,7 @@
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
         {%- set micros = ('unix_micros(' ~ expression ~ ')') if kind == 'timestamp'
             else parity._spark_wall_clock_micros(expression) -%}
-        {{ return(parity._timestamp_text(parity._spark_micros_text(parity._micros_grid(parity._rounded_micros(micros, profile, '({0} div {1})'), profile, '({0} div {1})')), profile['digits'])) }}
+        {{ return(parity._timestamp_text(parity._spark_micros_text(parity._rounded_micros(micros, profile, '({0} div {1})')), profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}
     {%- elif kind == 'nested' -%}

@@ -124,14 +124,6 @@
 {% endmacro %}
 
 
-{#- The timestamp grid's label of rounded microseconds as SQL, with the dialect's division of
-    non-negative integers (`division`, placeholders {0} and {1}). -#}
-{% macro _micros_grid(micros, profile, division) %}
-    {%- set grid = profile.get('grid') -%}
-    {{ return(micros if grid is none else parity._floored_micros(micros, grid['width'], grid['offset'], division)) }}
-{% endmacro %}
-
-
 {#- The string grid's label of canonical text as SQL, in the dialect's functions. -#}
 {% macro _string_grid(dialect, text, grid) %}
     {%- if grid['trim'] -%}
