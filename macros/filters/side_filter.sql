@@ -1,9 +1,10 @@
 {#- What a pair compares, as each side's predicate in that side's dialect: the pair's `where`
-    (one predicate for both sides, or one per side) and its `time_window` over an update column,
+    (one predicate for both sides, or one per side; each checked to be exactly one expression in
+    its side's dialect before it is pasted in) and its `time_window` over an update column,
     whose bounds are fixed when the plan is rendered (dbt's run_started_at, UTC): rows updated at
     or after now - max_age and before now - min_age. Returns {'source': sql or none, 'target':
     sql or none, 'applied': what the summary reports}. -#}
-{% macro side_filters(where, pair, sides) %}
+{% macro side_filters(where, pair, dialects, sides) %}
     {%- set predicates = {'source': [], 'target': []} -%}
     {%- set applied = {} -%}
     {%- set declared = pair['where'] -%}
@@ -11,6 +12,7 @@
         {%- for side in ['source', 'target'] -%}
             {%- set text = declared if declared is string else declared.get(side) -%}
             {%- if text -%}
+                {%- do parity._check_predicate(where, side, dialects[side], text) -%}
                 {%- do predicates[side].append('(' ~ text ~ ')') -%}
                 {%- do applied.update({'where_' ~ side: text}) -%}
             {%- endif -%}

@@ -40,7 +40,7 @@
             {%- do window_sides.update({side: {'dialect': location['dialect'], 'column': parity._column_named(where, side, location, described[side], name)}}) -%}
         {%- endfor -%}
     {%- endif -%}
-    {%- set filters = parity.side_filters(where, pair, window_sides) -%}
+    {%- set filters = parity.side_filters(where, pair, {'source': dialects[0], 'target': dialects[1]}, window_sides) -%}
     {%- set rows = [] -%}
     {%- for side, location in locations.items() -%}
         {%- set dialect = location['dialect'] -%}
@@ -93,7 +93,11 @@
             'profile': parity.type_profile(location['dialect'], column['data_type']),
         }) -%}
     {%- endfor -%}
-    {%- if not described -%}
+    {%- if not described and location['connection_env'] -%}
+        {{ exceptions.raise_compiler_error(where ~ ": " ~ side ~ " relation " ~ location['name'] ~ " (" ~ location['dialect'] ~ ") does not exist"
+            ~ " or has no columns, or its columns were not read in this run: build parity_remote_relations and parity_remote_columns"
+            ~ " with parity_plan (dbt build selects them all)") }}
+    {%- elif not described -%}
         {{ exceptions.raise_compiler_error(where ~ ": " ~ side ~ " relation " ~ location['name'] ~ " (" ~ location['dialect'] ~ ") does not exist or has no columns") }}
     {%- endif -%}
     {{ return(described) }}

@@ -2,9 +2,11 @@
     segmentation splits, the canonical key and column values, and the row hash. The Python
     library only filters and groups this relation; it never builds canonical SQL itself.
     `columns` lists {name, profile} in comparison order, keys first; `predicate` (the side's
-    filters, parity.side_filters) keeps only the rows compared. A single integer key is its
-    own position, so segments are key ranges; any other key (compound, text, dates...) is
-    positioned by the hash of its canonical fields, which both engines compute alike. A
+    filters, parity.side_filters) keeps only the rows compared; the relation always has an
+    alias, so no engine can read the filter's parenthesis as an alias with a column list. A
+    single integer key is its own position, so segments are key ranges; any other key
+    (compound, text, dates...) is positioned by the hash of its canonical fields, which both
+    engines compute alike. A
     column with a `hash_grid` enters the row hash (that only segment checksums use) by its
     tolerant text, kept beside its exact canonical text (parity.tolerant_text). -#}
 {% macro side_select(dialect, relation_name, key_count, columns, predicate=none) %}
@@ -34,7 +36,7 @@ from (
         {%- for value in canonical + (hashed | selectattr('sql', 'defined') | list) %}
         {{ value['sql'] }} as {{ value['alias'] }}{{ ',' if not loop.last }}
         {%- endfor %}
-    from {{ relation_name }}
+    from {{ relation_name }} as __parity_relation
     {%- if predicate %}
     where {{ predicate }}
     {%- endif %}

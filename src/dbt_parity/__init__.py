@@ -1,10 +1,11 @@
-"""dbt start-up hook: adds a ``session`` submission method for Python models to dbt-spark.
+"""dbt start-up hook: what parity adds to dbt-spark.
 
 dbt imports every installed top-level module whose name starts with ``dbt_`` when it starts
 (its plugin discovery). dbt-spark can only submit Python models to Databricks clusters; this
 module registers one more method that runs them in the process's own SparkSession, so plain
-``dbt build`` works on the embedded session and on any ``spark.master``. Keep this import cheap:
-dbt pays for it on every command.
+``dbt build`` works on the embedded session and on any ``spark.master``; and it gives the plan's
+macros the library's check of a pair's filters. Keep this import cheap: dbt pays for it on
+every command.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ except ImportError:  # dbt-spark is not installed: nothing to register.
     SparkAdapter = None
 
 if SparkAdapter is not None:
-    from dbt_parity.session_submission import register
+    from dbt_parity import predicate_check, session_submission
 
-    register(SparkAdapter)
+    session_submission.register(SparkAdapter)
+    predicate_check.register(SparkAdapter)

@@ -85,6 +85,26 @@ GOOD = {
             [{**GOOD, "where": {"source": "order_id > 0", "sink": "x"}}],
             "parity pair 'p': 'where' must be a SQL predicate, or {source: predicate, target:",
         ),
+        # A where is one expression in its side's dialect, refused in the plan otherwise.
+        (
+            [{**GOOD, "where": "order_id < 1000; drop table lakehouse_orders"}],
+            "parity pair 'p': the source side's where is refused (spark): it holds a ';'",
+        ),
+        (
+            [{**GOOD, "where": {"source": "order_id > 0", "target": "order_id < (1000"}}],
+            "parity pair 'p': the target side's where is refused (spark): it is not one SQL"
+            " expression in the spark dialect",
+        ),
+        (
+            [{**GOOD, "where": {"source": "order_id > 0) or (1 = 1"}}],
+            "parity pair 'p': the source side's where is refused (spark): its parentheses do not"
+            " balance",
+        ),
+        (
+            [{**GOOD, "where": "select order_id from lakehouse_orders"}],
+            "parity pair 'p': the source side's where is refused (spark): it is a query, not a"
+            " predicate",
+        ),
         (
             [{**GOOD, "exclude_columns": ["note"], "columns": ["status"]}],
             "parity pair 'p': give 'columns' or 'exclude_columns', not both",
