@@ -3,8 +3,9 @@
     holds (less those with a NULL key, which are left out) add up to the same identical rows,
     the differing rows are the sum of their kinds, every counted difference is listed, and the
     rows moved are the sum of both sides'; and every configured pair has a result in this run.
-    Raises an error naming the run, the pair and each audit that failed. -#}
-{% macro audit_run(history, run_id, pair_names) %}
+    Raises an error naming the run, the pair and each audit that failed; when pairs have no
+    result because `results` (parity_pair_results) holds another run's, it says which. -#}
+{% macro audit_run(history, results, run_id, pair_names) %}
     {%- set checks = {
         'identical rows': "source_rows - source_null_keys - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows"
             ~ " = target_rows - target_null_keys - missing_in_source_rows - duplicate_in_target_rows - value_mismatch_rows - within_tolerance_rows"
@@ -24,8 +25,18 @@
     {%- set reconciled = run_query("select pair_name from " ~ history ~ " where run_id = '" ~ run_id ~ "'").columns[0].values() -%}
     {%- set listed = [] -%}
     {%- for name in pair_names if name not in reconciled -%}
-        {%- do listed.append("pair '" ~ name ~ "': no result in this run (build parity_run_results in the same run)") -%}
+        {%- do listed.append("pair '" ~ name ~ "': no result in this run") -%}
     {%- endfor -%}
+    {%- if listed -%}
+        {%- set computed = run_query("select distinct run_id from " ~ results ~ " where run_id <> '" ~ run_id ~ "'").columns[0].values() -%}
+        {%- if computed -%}
+            {%- do listed.append("parity_pair_results holds results computed from the plan of run " ~ computed | join(', ')
+                ~ ", not of this one, and only the run that planned results may publish them: build parity_plan, parity_pair_results"
+                ~ " and parity_run_results in this run (dbt build selects them all)") -%}
+        {%- else -%}
+            {%- do listed.append("build parity_plan, parity_pair_results and parity_run_results in this run") -%}
+        {%- endif -%}
+    {%- endif -%}
     {%- if found.rows | length or listed -%}
         {%- for row in found.rows -%}
             {%- do listed.append("pair '" ~ row['pair_name'] ~ "': " ~ row['audit']) -%}

@@ -1,8 +1,9 @@
 {#- Every run's results, one row per pair and run, appended as each run reconciles: the history
     the published views read. A run's rows are visible through them only once parity_runs has
-    published it. -#}
+    published it. Only results computed from this run's own plan are appended: results a stopped
+    run left in parity_pair_results never enter the history of a later run. -#}
 select
-    '{{ invocation_id }}' as run_id,
+    results.run_id,
     {{ parity.run_started_at_literal() }} as run_started_at,
     -- Every column the reconciliation writes (src/parity/results/summary.py, RESULT_SCHEMA).
     results.pair_name,
@@ -49,3 +50,4 @@ select
     results.column_stats,
     results.differences
 from {{ ref('parity_pair_results') }} as results
+where results.run_id = '{{ invocation_id }}'

@@ -1,7 +1,9 @@
 {#- One row per pair and side: what each engine runs. Resolving every pair's relations here
-    (ref/source) is what draws the lineage from compared relations to the results. -#}
+    (ref/source) is what draws the lineage from compared relations to the results. Each row
+    carries the run (dbt invocation) that rendered it: only that run may publish results
+    computed from it. -#}
 {%- set plan_columns = [
-    'pair_name', 'side', 'dialect', 'connection_env', 'relation_name', 'canonical_sql', 'checksum_sql',
+    'run_id', 'pair_name', 'side', 'dialect', 'connection_env', 'relation_name', 'canonical_sql', 'checksum_sql',
     'cell_sql', 'key_names', 'column_names', 'config_json', 'column_rules', 'schema_findings', 'filters',
     'schema_snapshot', 'schema_diff',
 ] -%}
@@ -10,14 +12,18 @@
 {%- set rows = [] -%}
 {%- if execute and pairs -%}
     {%- set remote_columns = run_query(
-        'select pair_name, side, column_name, data_type, nullable from ' ~ remote_columns_relation ~ ' order by pair_name, side, ordinal'
+        'select pair_name, side, column_name, data_type, nullable from ' ~ remote_columns_relation
+        ~ " where run_id = '" ~ invocation_id ~ "' order by pair_name, side, ordinal"
     ) -%}
 {%- endif -%}
 {%- for pair in pairs -%}
     {%- do parity.parity_relation(pair['source']) -%}
     {%- do parity.parity_relation(pair['target']) -%}
     {%- if execute -%}
-        {%- do rows.extend(parity.pair_plan_rows(pair, remote_columns)) -%}
+        {%- for row in parity.pair_plan_rows(pair, remote_columns) -%}
+            {%- do row.update({'run_id': invocation_id}) -%}
+            {%- do rows.append(row) -%}
+        {%- endfor -%}
     {%- endif -%}
 {%- endfor -%}
 

@@ -49,6 +49,9 @@ class PairPlan:
     filters: str = "{}"
     # One row per column and change (macros/plan/schema_diff.sql), as JSON.
     schema_diff: str = "[]"
+    # The run (dbt invocation) that rendered this plan: only it may publish what is computed
+    # from it (models/history/parity_run_results.sql).
+    run_id: str = ""
 
     @property
     def config_hash(self) -> str:
@@ -133,6 +136,7 @@ def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:
             ),
             filters=canonical_json(json.loads(by_side["source"].get("filters") or "{}")),
             schema_diff=by_side["source"].get("schema_diff") or "[]",
+            run_id=by_side["source"].get("run_id") or "",
         )
         for name, by_side in sorted(sides.items())
     ]

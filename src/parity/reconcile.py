@@ -214,6 +214,7 @@ def _result_row(
         and not stats.halted
     )
     return (
+        pair.run_id,
         pair.name,
         pair.source.relation_name,
         pair.target.relation_name,

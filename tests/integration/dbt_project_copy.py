@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,14 +40,22 @@ class DbtProject:
         target.write_text(text)
 
     def dbt(
-        self, *args: str, vars: dict[str, Any] | None = None, logged: list[str] | None = None
+        self,
+        *args: str,
+        vars: dict[str, Any] | None = None,
+        logged: list[str] | None = None,
+        after_model: dict[str, Callable[[], None]] | None = None,
     ) -> dbtRunnerResult:
-        """Runs dbt on the project; ``logged`` collects the messages macros log."""
+        """Runs dbt on the project; ``logged`` collects the messages macros log, and
+        ``after_model`` runs a function as soon as the model it names is built, before the next
+        model starts (dbt calls its callbacks in the thread that runs the model)."""
         os.environ["PARITY_SCHEMA"] = self.schema
         command = [*args, "--project-dir", str(self.path), "--profiles-dir", str(REPO / "profiles")]
         if vars is not None:
             command += ["--vars", yaml.safe_dump(vars)]
         callbacks = [] if logged is None else [lambda event: _collect(event, logged)]
+        if after_model:
+            callbacks.append(lambda event: _after_model(event, after_model))
         return dbtRunner(callbacks=callbacks).invoke(command)
 
     def demo_vars(self, **extra: Any) -> dict[str, Any]:
@@ -60,6 +69,11 @@ def error_text(result: dbtRunnerResult) -> str:
     for node_result in getattr(result.result, "results", None) or []:
         parts.append(str(node_result.message or ""))
     return "\n".join(parts)
+
+
+def _after_model(event: Any, actions: dict[str, Callable[[], None]]) -> None:
+    if event.info.name == "NodeFinished" and event.data.node_info.node_name in actions:
+        actions[event.data.node_info.node_name]()
 
 
 def _collect(event: Any, logged: list[str]) -> None:

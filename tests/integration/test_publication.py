@@ -5,11 +5,13 @@ failing an audit leaves every result model showing the previous run, and the rep
 from __future__ import annotations
 
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import migration_pair
+from tests.integration.remote_tables import migration_pair, remote_pair
 
 GOOD = migration_pair("p")
 NEXT = {**GOOD, "name": "p_next"}
 UP_TO_HISTORY = "parity_remote_relations parity_remote_columns parity_plan parity_pair_results"
+# Every table a run writes before it publishes, each row tagged with the run.
+PLANNED_AND_COMPUTED = UP_TO_HISTORY.split()
 
 
 def published(spark, scratch):
@@ -60,18 +62,57 @@ def test_a_run_stopped_before_publication_leaves_the_previous_one(scratch, spark
 def test_a_run_failing_its_audits_is_not_published(scratch, spark):
     assert run_all(scratch, GOOD).success
     before = published(spark, scratch)
-    vars = scratch.demo_vars(parity={"pairs": [NEXT]})
-    assert scratch.dbt("run", "--select", UP_TO_HISTORY, vars=vars).success
-    # A reconciliation whose counts do not add up.
     table = f"{scratch.schema}.parity_pair_results"
-    spark.table(table).withColumn(
-        "differing_rows", spark.table(table)["differing_rows"] + 1
-    ).write.mode("overwrite").saveAsTable(f"{scratch.schema}.parity_pair_results_tampered")
-    spark.sql(f"insert overwrite table {table} select * from {table}_tampered")
 
-    failed = scratch.dbt("run", "--select", "parity_run_results+", vars=vars)
+    def tamper() -> None:
+        """A reconciliation whose counts do not add up, in the run that computed it."""
+        spark.table(table).withColumn(
+            "differing_rows", spark.table(table)["differing_rows"] + 1
+        ).write.mode("overwrite").saveAsTable(f"{table}_tampered")
+        spark.sql(f"insert overwrite table {table} select * from {table}_tampered")
+
+    failed = run_all(scratch, NEXT, after_model={"parity_pair_results": tamper})
     assert not failed.success
     assert "failed its audits, so it is not published" in error_text(failed)
     assert "pair 'p_next': differing rows" in error_text(failed)
     assert published(spark, scratch) == before
     assert spark.table(f"{scratch.schema}.parity_runs").where("pairs > 0").count() >= 2
+
+
+def test_results_a_stopped_run_left_are_never_published_by_another(scratch, spark):
+    assert run_all(scratch, GOOD).success
+    before = published(spark, scratch)
+    history = spark.table(f"{scratch.schema}.parity_run_results")
+    appended_before = history.count()
+    vars = scratch.demo_vars(parity={"pairs": [NEXT]})
+    # Stopped after reconciling, before the history: as if dbt had been killed there.
+    assert scratch.dbt("run", "--select", UP_TO_HISTORY, vars=vars).success
+    (stopped,) = {
+        r["run_id"] for r in spark.table(f"{scratch.schema}.parity_pair_results").collect()
+    }
+    (planned,) = {r["run_id"] for r in spark.table(f"{scratch.schema}.parity_plan").collect()}
+    assert stopped == planned and stopped not in before[0]
+
+    again = scratch.dbt("run", "--select", "parity_run_results parity_runs", vars=vars)
+    assert not again.success
+    message = error_text(again)
+    assert "pair 'p_next': no result in this run" in message
+    assert f"parity_pair_results holds results computed from the plan of run {stopped}" in message
+    assert spark.table(f"{scratch.schema}.parity_run_results").count() == appended_before
+    assert published(spark, scratch) == before
+
+
+def test_every_table_of_a_run_says_which_run_it_belongs_to(scratch, spark, remote_legacy):
+    from_postgres = remote_pair("p_pg", "legacy_pg", {"ref": "legacy_orders"})
+    assert run_all(scratch, from_postgres).success
+    (run_id,), _ = published(spark, scratch)
+    for model in PLANNED_AND_COMPUTED:
+        rows = spark.table(f"{scratch.schema}.{model}").collect()
+        assert rows and {r["run_id"] for r in rows} == {run_id}, model
+
+    # A plan never negotiates types from columns another run read.
+    alone = scratch.dbt(
+        "run", "--select", "parity_plan", vars=scratch.demo_vars(parity={"pairs": [from_postgres]})
+    )
+    assert not alone.success
+    assert "its columns were not read in this run" in error_text(alone)

@@ -60,6 +60,8 @@ COUNTS = [f"{kind}_rows" for kind in ROW_KINDS]
 
 RESULT_SCHEMA = T.StructType(
     [
+        # The run whose plan the result was computed from: the only run that may publish it.
+        T.StructField("run_id", T.StringType(), False),
         T.StructField("pair_name", T.StringType(), False),
         T.StructField("source_relation", T.StringType(), False),
         T.StructField("target_relation", T.StringType(), False),

@@ -9,6 +9,8 @@ from parity.sides.engines import catalog_columns, connect
 
 COLUMNS_SCHEMA = T.StructType(
     [
+        # The run that listed the relation (parity_remote_relations): the plan reads only its own.
+        T.StructField("run_id", T.StringType(), False),
         T.StructField("pair_name", T.StringType(), False),
         T.StructField("side", T.StringType(), False),
         T.StructField("ordinal", T.IntegerType(), False),
@@ -33,7 +35,15 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
         finally:
             connection.close()
         rows.extend(
-            (relation["pair_name"], relation["side"], ordinal, name, data_type.lower(), nullable)
+            (
+                relation["run_id"],
+                relation["pair_name"],
+                relation["side"],
+                ordinal,
+                name,
+                data_type.lower(),
+                nullable,
+            )
             for ordinal, (name, data_type, nullable) in enumerate(found)
         )
     return spark.createDataFrame(rows, COLUMNS_SCHEMA)
