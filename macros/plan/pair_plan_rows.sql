@@ -49,6 +49,7 @@
             'side': side,
             'dialect': dialect,
             'connection_env': location['connection_env'] or '',
+            'statement_timeout_seconds': (location.get('statement_timeout_seconds') or '') | string,
             'relation_name': location['name'],
             'canonical_sql': parity.side_select(dialect, location['name'], key_count, matched[side], filters[side]),
             'checksum_sql': parity.segment_checksum(dialect, '__parity_hash'),

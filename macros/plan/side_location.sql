@@ -1,7 +1,8 @@
 {#- Where one side of a pair lives: its dialect, the environment variable holding the
     connection to its engine (none for Spark) and its name in that engine. A relation lives
     outside Spark when it is a dbt source whose meta (on the table or the source) says so:
-    meta: {parity: {dialect: duckdb, connection_env: LEGACY_DUCKDB}}; a source whose meta names
+    meta: {parity: {dialect: duckdb, connection_env: LEGACY_DUCKDB}}, optionally with
+    statement_timeout_seconds, after which that engine stops each query; a source whose meta names
     a file format is a directory Spark reads (parity.file_location). -#}
 {% macro side_location(spec) %}
     {%- set relation = parity.parity_relation(spec) -%}
@@ -15,9 +16,15 @@
             {%- endif -%}
             {%- set dialect = settings.get('dialect', 'spark') -%}
             {%- if dialect != 'spark' -%}
+                {%- set timeout = settings.get('statement_timeout_seconds') -%}
+                {%- if timeout is not none and (timeout is string or timeout is boolean or timeout is not number or timeout <= 0) -%}
+                    {{ exceptions.raise_compiler_error("source " ~ node.source_name ~ "." ~ node.name
+                        ~ ": parity.statement_timeout_seconds must be a number of seconds above 0, not '" ~ timeout ~ "'") }}
+                {%- endif -%}
                 {{ return({
                     'dialect': dialect,
                     'connection_env': settings.get('connection_env'),
+                    'statement_timeout_seconds': timeout,
                     'schema': node.schema,
                     'table': node.identifier,
                     'name': parity.quote_identifier(dialect, node.schema) ~ '.' ~ parity.quote_identifier(dialect, node.identifier),

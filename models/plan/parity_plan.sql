@@ -3,8 +3,8 @@
     carries the run (dbt invocation) that rendered it: only that run may publish results
     computed from it. -#}
 {%- set plan_columns = [
-    'run_id', 'pair_name', 'side', 'dialect', 'connection_env', 'relation_name', 'canonical_sql', 'checksum_sql',
-    'cell_sql', 'key_names', 'column_names', 'config_json', 'column_rules', 'schema_findings', 'filters',
+    'run_id', 'pair_name', 'side', 'dialect', 'connection_env', 'statement_timeout_seconds', 'relation_name',
+    'canonical_sql', 'checksum_sql', 'cell_sql', 'key_names', 'column_names', 'config_json', 'column_rules', 'schema_findings', 'filters',
     'schema_snapshot', 'schema_diff',
 ] -%}
 {%- set pairs = parity.parity_pairs() -%}

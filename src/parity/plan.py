@@ -24,6 +24,8 @@ class SidePlan:
     column_names: tuple[str, ...]
     # The relation's columns as its engine reports them (macros/plan/schema_snapshot.sql).
     schema_snapshot: tuple[dict[str, Any], ...] = ()
+    # After how long its engine stops a query (its source's meta); None: no limit.
+    statement_timeout_seconds: float | None = None
 
     @property
     def schema_hash(self) -> str:
@@ -158,4 +160,5 @@ def _side_plan(row: dict[str, Any]) -> SidePlan:
         key_names=tuple(json.loads(row["key_names"])),
         column_names=tuple(json.loads(row["column_names"])),
         schema_snapshot=tuple(json.loads(row.get("schema_snapshot") or "[]")),
+        statement_timeout_seconds=float(row.get("statement_timeout_seconds") or 0) or None,
     )

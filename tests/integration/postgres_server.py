@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import glob
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -39,28 +40,37 @@ def _run(*command: str) -> None:
 
 @contextmanager
 def postgres_server() -> Iterator[str]:
-    """Starts a cluster and yields its connection URL; stops and removes it afterwards. Its
-    folder is a fresh one under the system's temporary folder, which the postgres user can
-    reach (pytest's own temporary folders are private to root)."""
+    """Starts a cluster, whose user `parity` needs a password, and yields its connection URL
+    (password included); stops and removes it afterwards. Its folder is a fresh one under the
+    system's temporary folder, which the postgres user can reach (pytest's own temporary
+    folders are private to root)."""
     folder = Path(tempfile.mkdtemp(prefix="parity-postgres-"))
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres")
     data, port = folder / "data", _free_port()
+    # A password, as production servers require: the tests check it never shows anywhere.
+    password = secrets.token_urlsafe(16)
+    password_file = folder / "password"
+    password_file.write_text(password)
+    if os.geteuid() == 0:
+        shutil.chown(password_file, "postgres")
     _run(
         _bin("initdb"),
         "-D",
         str(data),
         "-U",
         "parity",
-        "--auth=trust",
+        "--auth=scram-sha-256",
+        f"--pwfile={password_file}",
         "-E",
         "UTF8",
         "--locale=C.UTF-8",
     )
+    password_file.unlink()
     options = f"-h 127.0.0.1 -p {port} -k {folder} -c fsync=off"
     _run(_bin("pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start")
     try:
-        yield f"postgresql://parity@127.0.0.1:{port}/postgres"
+        yield f"postgresql://parity:{password}@127.0.0.1:{port}/postgres"
     finally:
         _run(_bin("pg_ctl"), "-D", str(data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(folder, ignore_errors=True)

@@ -102,11 +102,13 @@ def migration_pair(name: str, **options) -> dict:
     }
 
 
-def reconcile(project, pairs):
-    """Introspects, plans, reconciles and publishes the given pairs in the project."""
+def reconcile(project, pairs, logged: list[str] | None = None):
+    """Introspects, plans, reconciles and publishes the given pairs in the project; ``logged``
+    collects what the run logs."""
     return project.dbt(
         "run",
         "--select",
         "parity_remote_relations+",
         vars=project.demo_vars(parity={"pairs": pairs}),
+        logged=logged,
     )

@@ -5,7 +5,25 @@ from __future__ import annotations
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
 
-from parity.sides.engines import catalog_columns, connect
+from parity.errors import ParityError
+from parity.sides.connections import QueryError, ReadOnlyConnection, connect
+
+# Each engine's columns of one table, in order, as (name, declared type with its precision,
+# whether it may hold NULL).
+CATALOG_SQL = {
+    "duckdb": (
+        "select column_name, data_type, is_nullable = 'YES' from information_schema.columns"
+        " where table_schema = ? and table_name = ? order by ordinal_position"
+    ),
+    "postgres": (
+        "select a.attname, format_type(a.atttypid, a.atttypmod), not a.attnotnull"
+        " from pg_attribute as a"
+        " join pg_class as c on a.attrelid = c.oid"
+        " join pg_namespace as n on c.relnamespace = n.oid"
+        " where n.nspname = %s and c.relname = %s and a.attnum > 0 and not a.attisdropped"
+        " order by a.attnum"
+    ),
+}
 
 COLUMNS_SCHEMA = T.StructType(
     [
@@ -26,12 +44,18 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
     for relation in remote_relations.orderBy("pair_name", "side").collect():
         where = f"{relation['side']} relation {relation['schema_name']}.{relation['table_name']}"
         connection = connect(
-            relation["dialect"], relation["connection_env"], relation["pair_name"], where
+            relation["dialect"],
+            relation["connection_env"],
+            relation["pair_name"],
+            where,
+            float(relation["statement_timeout_seconds"] or 0) or None,
         )
         try:
-            found = catalog_columns(
-                connection, relation["dialect"], relation["schema_name"], relation["table_name"]
-            )
+            found = catalog_columns(connection, relation["schema_name"], relation["table_name"])
+        except QueryError as error:
+            raise ParityError(
+                relation["pair_name"], f"{where}: cannot read its columns: {error}"
+            ) from error
         finally:
             connection.close()
         rows.extend(
@@ -47,3 +71,10 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
             for ordinal, (name, data_type, nullable) in enumerate(found)
         )
     return spark.createDataFrame(rows, COLUMNS_SCHEMA)
+
+
+def catalog_columns(
+    connection: ReadOnlyConnection, schema: str, table: str
+) -> list[tuple[str, str, bool]]:
+    found = connection.query(CATALOG_SQL[connection.dialect], [schema, table])
+    return [(name, data_type, bool(nullable)) for name, data_type, nullable in found]

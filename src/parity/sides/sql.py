@@ -9,7 +9,7 @@ from parity.algorithms.keyspace import KeySpace
 from parity.algorithms.rowdiff import Row
 from parity.errors import ParityError
 from parity.plan import SidePlan
-from parity.sides.engines import connect
+from parity.sides.connections import QueryError, connect
 from parity.sides.side import Checksum, Profile
 
 
@@ -18,7 +18,13 @@ class SqlSide:
         self.pair_name = pair_name
         self.plan = plan
         self.where = f"{plan.side} relation {plan.relation_name} ({plan.dialect})"
-        self.connection = connect(plan.dialect, plan.connection_env, pair_name, self.where)
+        self.connection = connect(
+            plan.dialect,
+            plan.connection_env,
+            pair_name,
+            self.where,
+            plan.statement_timeout_seconds,
+        )
         self.keys = [f"__parity_k{i}" for i in range(len(plan.key_names))]
         self.values = [f"__parity_c{i}" for i in range(len(plan.column_names))]
         # A NULL key matches no key: such rows are counted (Profile), never compared.
@@ -88,10 +94,8 @@ class SqlSide:
 
     def _query(self, sql: str) -> list[tuple[Any, ...]]:
         try:
-            cursor = self.connection.cursor()
-            cursor.execute(sql)
-            return cursor.fetchall()
-        except Exception as error:  # each driver has its own error classes
+            return self.connection.query(sql)
+        except QueryError as error:
             raise ParityError(
                 self.pair_name, f"{self.where} could not run the pair's SQL: {error}"
             ) from error

@@ -1,0 +1,169 @@
+"""Read-only sessions to the engines a pair side may live in besides Spark.
+
+parity only reads, and it is pointed at production databases, so read-only-ness is built into
+the session rather than trusted to the SQL: every PostgreSQL query runs in a read-only
+transaction of its own (the server refuses any write) through the extended query protocol (the
+server refuses a second statement); a DuckDB database is opened read-only and a query that is
+not exactly one SELECT is refused before it runs (read-only DuckDB still lets `copy ... to`
+write a file). A user may bound every query with a statement timeout.
+
+The connection string comes only from the environment variable the source's meta names; it is
+never logged or written, and errors name the variable and the driver's reason with any secret
+removed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from typing import Any
+from urllib.parse import unquote
+
+from parity.errors import ParityError
+
+# The client each engine needs, and the pip extra that installs it.
+DRIVERS = {"duckdb": ("duckdb", "duckdb"), "postgres": ("psycopg", "postgres")}
+# What a driver's message says went wrong, for a person to act on, by the first pattern found.
+FAILURES = [
+    ("authentication failed", re.compile(r"authentication failed|no password supplied", re.I)),
+    ("unknown database", re.compile(r"database \S+ does not exist", re.I)),
+    ("connection refused", re.compile(r"connection refused", re.I)),
+    ("timed out", re.compile(r"timeout expired|timed out", re.I)),
+    ("unknown host", re.compile(r"could not translate host name|name or service not known", re.I)),
+]
+USERINFO = re.compile(r"//([^@/?#]*)@")
+
+
+class ReadOnlyConnection:
+    """One read-only session; ``query`` runs exactly one statement and returns its rows."""
+
+    def __init__(self, dialect: str, handle: Any, timeout: float | None, secrets: list[str]):
+        self.dialect = dialect
+        self.handle = handle
+        self.timeout = timeout
+        self.secrets = secrets
+
+    def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+        try:
+            if self.dialect == "duckdb":
+                return self._duckdb(sql, params)
+            return self._postgres(sql, params)
+        except Exception as error:  # each driver has its own error classes
+            raise QueryError(_scrubbed(str(error), self.secrets), self.timeout) from None
+
+    def close(self) -> None:
+        self.handle.close()
+
+    def _postgres(self, sql: str, params: list[Any] | None) -> list[tuple[Any, ...]]:
+        # prepare=True: the extended protocol, one statement; read_only: BEGIN READ ONLY.
+        try:
+            cursor = self.handle.execute(sql, params, prepare=True)
+            return cursor.fetchall()
+        finally:
+            self.handle.rollback()
+
+    def _duckdb(self, sql: str, params: list[Any] | None) -> list[tuple[Any, ...]]:
+        import duckdb
+
+        statements = self.handle.extract_statements(sql)
+        if len(statements) != 1 or statements[0].type != duckdb.StatementType.SELECT:
+            raise ValueError("parity runs exactly one select per query in DuckDB; refused")
+        timer = threading.Timer(self.timeout, self.handle.interrupt) if self.timeout else None
+        if timer:
+            timer.start()
+        try:
+            return self.handle.execute(sql, params or []).fetchall()
+        finally:
+            if timer:
+                timer.cancel()
+
+
+class QueryError(RuntimeError):
+    """A query the engine refused or stopped, with its reason (no secret in it)."""
+
+    def __init__(self, reason: str, timeout: float | None) -> None:
+        stopped = timeout and re.search(r"statement timeout|interrupt", reason, re.I)
+        super().__init__(f"statement timeout of {timeout:g} s: {reason}" if stopped else reason)
+
+
+def connect(
+    dialect: str,
+    connection_env: str,
+    pair_name: str,
+    where: str,
+    statement_timeout_seconds: float | None = None,
+) -> ReadOnlyConnection:
+    """A read-only session for reading ``where`` (a side or relation, for error messages)."""
+    target = os.environ.get(connection_env)
+    if not target:
+        raise ParityError(
+            pair_name, f"{where}: environment variable {connection_env} is not set or empty"
+        )
+    if dialect not in DRIVERS:
+        raise ParityError(pair_name, f"{where}: parity cannot connect to {dialect} yet")
+    package, extra = DRIVERS[dialect]
+    try:
+        __import__(package)
+    except ImportError:
+        raise ParityError(
+            pair_name,
+            f"{where}: a {dialect} side needs the {package} package:"
+            f" pip install 'dbt-parity[{extra}]'",
+        ) from None
+    secrets = _secrets(target)
+    try:
+        if dialect == "duckdb":
+            handle = _duckdb_session(target)
+        else:
+            handle = _postgres_session(target, statement_timeout_seconds)
+    except Exception as error:  # the driver's own error; its text may carry the target
+        reason = _scrubbed(str(error), secrets)
+        kind = next((name for name, pattern in FAILURES if pattern.search(reason)), None)
+        if kind is None and type(error).__name__ == "ProgrammingError":
+            kind = "malformed URL"
+        raise ParityError(
+            pair_name,
+            f"{where}: cannot connect to {dialect} through {connection_env}: "
+            + (f"{kind}: {reason}" if kind else reason),
+        ) from None
+    return ReadOnlyConnection(dialect, handle, statement_timeout_seconds, secrets)
+
+
+def _postgres_session(url: str, timeout: float | None) -> Any:
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    settings = conninfo_to_dict(url)
+    options: dict[str, Any] = {"connect_timeout": settings.get("connect_timeout", 10)}
+    if timeout:
+        # Appended to the URL's own options, which a keyword would otherwise replace.
+        own = settings.get("options", "")
+        options["options"] = f"{own} -c statement_timeout={int(timeout * 1000)}".strip()
+    connection = psycopg.connect(url, **options)
+    connection.read_only = True  # every transaction opens with BEGIN READ ONLY
+    return connection
+
+
+def _duckdb_session(path: str) -> Any:
+    import duckdb
+
+    return duckdb.connect(path, read_only=True)
+
+
+def _secrets(target: str) -> list[str]:
+    """What a driver's message must never show: the whole target, and a URL's password."""
+    found = [target]
+    userinfo = USERINFO.search(target)
+    if userinfo and ":" in userinfo.group(1):
+        password = userinfo.group(1).split(":", 1)[1]
+        found += [password, unquote(password)]
+    return [secret for secret in found if secret]
+
+
+def _scrubbed(message: str, secrets: list[str]) -> str:
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    text = " ".join(lines[:2])
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text

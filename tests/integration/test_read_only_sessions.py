@@ -1,0 +1,186 @@
+"""parity only reads: every session to PostgreSQL or DuckDB is read-only and runs one statement
+per query, whatever SQL reaches it; a statement timeout bounds each query; and a session that
+cannot be opened says why, with no secret in the message."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import duckdb
+import psycopg
+import pytest
+
+from parity.errors import ParityError
+from parity.sides.connections import QueryError, connect
+from tests.integration.dbt_project_copy import error_text
+from tests.integration.remote_tables import POSTGRES_ENV, reconcile, remote_pair
+
+INJECTION = (
+    "true)) as canonical) as canonical group by __parity_k0) as per_key;"
+    " drop table public.canary; commit; select 1 from (select 1 as __parity_k0 from"
+    " (select 1 from (select 1 where (true"
+)
+WRITES = [
+    "select 1; drop table public.canary",
+    "drop table public.canary",
+    "select set_config('transaction_read_only', 'off', true); drop table public.canary",
+]
+
+
+@pytest.fixture
+def canary(postgres_url):
+    with psycopg.connect(postgres_url, autocommit=True) as connection:
+        connection.execute("create table if not exists public.canary (x int)")
+    yield postgres_url
+
+
+def canary_alive(url: str) -> bool:
+    with psycopg.connect(url) as connection:
+        return connection.execute("select to_regclass('public.canary') is not null").fetchone()[0]
+
+
+def session(url, monkeypatch, dialect="postgres", timeout=None):
+    monkeypatch.setenv("PARITY_TEST_SESSION", url)
+    return connect(dialect, "PARITY_TEST_SESSION", "p", "source relation t", timeout)
+
+
+@pytest.mark.parametrize("sql", WRITES)
+def test_postgres_refuses_every_write_and_second_statement(canary, monkeypatch, sql):
+    connection = session(canary, monkeypatch)
+    try:
+        with pytest.raises(QueryError):
+            connection.query(sql)
+        assert connection.query("select 1") == [(1,)]  # the session stays usable
+    finally:
+        connection.close()
+    assert canary_alive(canary)
+
+
+def test_postgres_statement_timeout_stops_a_query(postgres_url, monkeypatch):
+    connection = session(postgres_url, monkeypatch, timeout=1)
+    try:
+        with pytest.raises(QueryError, match="statement timeout of 1 s"):
+            connection.query("select pg_sleep(3)")
+    finally:
+        connection.close()
+
+
+def test_duckdb_runs_one_select_and_writes_nothing(tmp_path, monkeypatch):
+    path = tmp_path / "legacy.duckdb"
+    with duckdb.connect(str(path)) as writer:
+        writer.execute("create table canary (x int)")
+    connection = session(str(path), monkeypatch, dialect="duckdb", timeout=1)
+    try:
+        for sql in (
+            f"copy (select 1) to '{tmp_path / 'out.csv'}'",
+            "select 1; drop table canary",
+            "drop table canary",
+        ):
+            with pytest.raises(QueryError, match="exactly one select"):
+                connection.query(sql)
+        assert connection.query("select count(*) from canary") == [(0,)]
+        with pytest.raises(QueryError, match="statement timeout of 1 s"):
+            connection.query("select count(*) from range(100000000000)")
+    finally:
+        connection.close()
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_an_injected_filter_leaves_postgres_untouched(scratch, canary, remote_legacy):
+    pair = remote_pair(
+        "injected",
+        "legacy_pg",
+        {"ref": "legacy_orders"},
+        where={"source": INJECTION, "target": "1=1"},
+    )
+    result = reconcile(scratch, [pair])
+    assert not result.success
+    message = error_text(result)
+    assert "parity pair 'injected': the source side's where is refused (postgres)" in message
+    assert INJECTION in message
+    assert canary_alive(canary)
+
+
+def password_of(url: str) -> str:
+    return url.split("//", 1)[1].split("@", 1)[0].split(":", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda url: url.replace(password_of(url), "wrong-password"), "authentication failed"),
+        (lambda url: url.rsplit(":", 1)[0] + ":1/postgres", "connection refused"),
+        (lambda url: url.rsplit("/", 1)[0] + "/nosuchdb", "unknown database"),
+        (lambda url: url.replace("parity:", "parity%zz:"), "malformed URL"),
+    ],
+    ids=["password", "port", "database", "url"],
+)
+def test_connection_failures_say_why_without_the_secret(
+    scratch, remote_legacy, monkeypatch, change, reason
+):
+    url = change(remote_legacy)
+    monkeypatch.setenv(POSTGRES_ENV, url)
+    result = reconcile(scratch, [remote_pair("copy", "legacy_pg", {"ref": "legacy_orders"})])
+    assert not result.success
+    message = error_text(result)
+    assert (
+        f"parity pair 'copy': source relation public.orders: cannot connect to postgres through"
+        f" {POSTGRES_ENV}: {reason}: "
+    ) in message
+    assert password_of(remote_legacy) not in message and url not in message
+
+
+def test_the_password_appears_in_no_plan_result_or_log(scratch, spark, remote_legacy):
+    logged: list[str] = []
+    pair = remote_pair("migrated", "legacy_pg", {"ref": "lakehouse_orders"}, enforce_key="warn")
+    assert reconcile(scratch, [pair], logged=logged).success
+    password = password_of(remote_legacy)
+    assert logged and not [line for line in logged if password in line]
+    for model in ("parity_plan", "parity_remote_relations", "parity_run_results"):
+        for row in spark.table(f"{scratch.schema}.{model}").collect():
+            assert password not in str(row.asDict()), model
+
+
+def test_a_missing_driver_names_the_package_and_the_extra(monkeypatch):
+    monkeypatch.setenv("PARITY_TEST_SESSION", "postgresql://reader@127.0.0.1/db")
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    with pytest.raises(ParityError) as raised:
+        connect("postgres", "PARITY_TEST_SESSION", "p", "source relation t")
+    assert "needs the psycopg package: pip install 'dbt-parity[postgres]'" in str(raised.value)
+    assert os.environ["PARITY_TEST_SESSION"] not in str(raised.value)
+
+
+def bounded_sources(timeout) -> str:
+    return f"""
+version: 2
+sources:
+  - name: legacy_pg_bounded
+    schema: public
+    meta:
+      parity:
+        dialect: postgres
+        connection_env: {POSTGRES_ENV}
+        statement_timeout_seconds: {timeout}
+    tables:
+      - name: orders
+"""
+
+
+def test_a_source_sets_its_statement_timeout(scratch, spark, remote_legacy):
+    pair = remote_pair("bounded", "legacy_pg_bounded", {"ref": "legacy_orders"})
+    try:
+        scratch.write("models/bounded_sources.yml", bounded_sources("soon"))
+        refused = reconcile(scratch, [pair])
+        assert not refused.success
+        assert (
+            "source legacy_pg_bounded.orders: parity.statement_timeout_seconds must be a number"
+            " of seconds above 0, not 'soon'"
+        ) in error_text(refused)
+
+        scratch.write("models/bounded_sources.yml", bounded_sources(600))
+        assert reconcile(scratch, [pair]).success
+        plan = spark.table(f"{scratch.schema}.parity_plan").where("side = 'source'").first()
+        assert float(plan["statement_timeout_seconds"]) == 600
+    finally:
+        (scratch.path / "models/bounded_sources.yml").unlink()
