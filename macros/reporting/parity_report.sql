@@ -10,7 +10,9 @@
         {{ return('') }}
     {%- endif -%}
     {%- set runs = parity._built_relation('parity_runs') -%}
-    {%- set published = run_query('select run_id, run_started_at from ' ~ runs ~ ' order by published_at desc, run_id desc limit 1') if runs is not none else none -%}
+    {#- Times are printed in UTC, saying so: the session's own zone is anybody's guess. -#}
+    {%- set published = run_query("select run_id, date_format(to_utc_timestamp(run_started_at, current_timezone()), 'yyyy-MM-dd HH:mm:ss') || ' UTC' as started from "
+        ~ runs ~ ' order by published_at desc, run_id desc limit 1') if runs is not none else none -%}
     {%- if published is none or published.rows | length == 0 -%}
         {{ return('') }}
     {%- endif -%}
@@ -18,7 +20,7 @@
     {%- if last['run_id'] != invocation_id -%}
         {%- do log('', info=True) -%}
         {%- do log("parity: this run published no results; shown below are those of the last complete run, "
-            ~ last['run_id'] ~ ", started " ~ last['run_started_at'], info=True) -%}
+            ~ last['run_id'] ~ ", started " ~ last['started'], info=True) -%}
     {%- endif -%}
     {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
     {%- for pair in pairs -%}

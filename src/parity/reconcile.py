@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from py4j.protocol import Py4JJavaError
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.utils import AnalysisException
 
@@ -31,6 +32,7 @@ from parity.results.summary import (
 from parity.sides.side import Profile, Side
 from parity.sides.spark import SparkSide, key_columns, value_columns
 from parity.sides.sql import SqlSide
+from parity.sides.unreadable_files import unreadable_file
 
 SAME_ENGINE_DIALECTS = {"spark", "databricks"}
 # What a pair's column statistics cover (parity_column_drift.coverage).
@@ -128,6 +130,11 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> tuple:
             diffs.unpersist()
     except AnalysisException as error:
         raise ParityError(pair.name, f"Spark could not run the pair's SQL: {error}") from error
+    except Py4JJavaError as error:  # a job failed: the file Spark names, if any, says whose
+        named = unreadable_file(pair, error)
+        if named is None:
+            raise
+        raise named from error
     finally:
         for side in sides:
             if isinstance(side, SqlSide):

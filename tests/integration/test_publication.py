@@ -4,6 +4,8 @@ failing an audit leaves every result model showing the previous run, and the rep
 
 from __future__ import annotations
 
+import datetime as dt
+
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import migration_pair, remote_pair
 
@@ -50,9 +52,18 @@ def test_a_run_stopped_before_publication_leaves_the_previous_one(scratch, spark
     assert history.where("pair_name = 'p_next'").count() == 1  # reconciled, not published
     assert published(spark, scratch) == before
     (run_id,) = before[0]
-    assert any("this run published no results" in line and run_id in line for line in logged), (
-        logged
+    seconds = (
+        spark.table(f"{scratch.schema}.parity_runs")
+        .where(f"run_id = '{run_id}'")
+        .selectExpr("unix_seconds(run_started_at) as s")
+        .first()["s"]
     )
+    # The session's clock is in New York; the report says UTC, and means it.
+    utc = dt.datetime.fromtimestamp(seconds, dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    assert any(
+        "this run published no results" in line and f"{run_id}, started {utc} UTC" in line
+        for line in logged
+    ), logged
 
     assert run_all(scratch, NEXT).success
     runs, pairs = published(spark, scratch)

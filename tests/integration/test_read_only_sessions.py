@@ -14,17 +14,22 @@ import pytest
 from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import POSTGRES_ENV, reconcile, remote_pair
+from tests.integration.remote_tables import DUCKDB_ENV, POSTGRES_ENV, reconcile, remote_pair
 
 INJECTION = (
     "true)) as canonical) as canonical group by __parity_k0) as per_key;"
     " drop table public.canary; commit; select 1 from (select 1 as __parity_k0 from"
     " (select 1 from (select 1 where (true"
 )
+# Each write, and why PostgreSQL refuses it: one statement per query, and that one read-only.
 WRITES = [
-    "select 1; drop table public.canary",
-    "drop table public.canary",
-    "select set_config('transaction_read_only', 'off', true); drop table public.canary",
+    ("select 1; drop table public.canary", "multiple commands"),
+    ("drop table public.canary", "cannot execute DROP TABLE in a read-only transaction"),
+    (
+        "select set_config('transaction_read_only', 'off', true); drop table public.canary",
+        "multiple commands",
+    ),
+    ("select set_config('transaction_read_only', 'off', true)", "before any query"),
 ]
 
 
@@ -45,11 +50,11 @@ def session(url, monkeypatch, dialect="postgres", timeout=None):
     return connect(dialect, "PARITY_TEST_SESSION", "p", "source relation t", timeout)
 
 
-@pytest.mark.parametrize("sql", WRITES)
-def test_postgres_refuses_every_write_and_second_statement(canary, monkeypatch, sql):
+@pytest.mark.parametrize(("sql", "reason"), WRITES)
+def test_postgres_refuses_every_write_and_second_statement(canary, monkeypatch, sql, reason):
     connection = session(canary, monkeypatch)
     try:
-        with pytest.raises(QueryError):
+        with pytest.raises(QueryError, match=reason):
             connection.query(sql)
         assert connection.query("select 1") == [(1,)]  # the session stays usable
     finally:
@@ -60,6 +65,18 @@ def test_postgres_refuses_every_write_and_second_statement(canary, monkeypatch, 
 def test_postgres_statement_timeout_stops_a_query(postgres_url, monkeypatch):
     connection = session(postgres_url, monkeypatch, timeout=1)
     try:
+        with pytest.raises(QueryError, match="statement timeout of 1 s"):
+            connection.query("select pg_sleep(3)")
+    finally:
+        connection.close()
+
+
+def test_a_query_changes_no_setting_of_the_next(postgres_url, monkeypatch):
+    """Each query's transaction is rolled back, and a setting it changed with it: here, the
+    statement timeout that a query switches off still stops the next one."""
+    connection = session(postgres_url, monkeypatch, timeout=1)
+    try:
+        assert connection.query("select set_config('statement_timeout', '0', false)") == [("0",)]
         with pytest.raises(QueryError, match="statement timeout of 1 s"):
             connection.query("select pg_sleep(3)")
     finally:
@@ -113,8 +130,13 @@ def password_of(url: str) -> str:
         (lambda url: url.rsplit(":", 1)[0] + ":1/postgres", "connection refused"),
         (lambda url: url.rsplit("/", 1)[0] + "/nosuchdb", "unknown database"),
         (lambda url: url.replace("parity:", "parity%zz:"), "malformed URL"),
+        # The driver quotes the malformed token: here, the password itself.
+        (
+            lambda url: url.replace(f":{password_of(url)}@", f":%zz{password_of(url)}@"),
+            "malformed URL",
+        ),
     ],
-    ids=["password", "port", "database", "url"],
+    ids=["password", "port", "database", "url", "url-password"],
 )
 def test_connection_failures_say_why_without_the_secret(
     scratch, remote_legacy, monkeypatch, change, reason
@@ -131,15 +153,35 @@ def test_connection_failures_say_why_without_the_secret(
     assert password_of(remote_legacy) not in message and url not in message
 
 
+def test_a_missing_duckdb_file_is_an_unknown_database(
+    scratch, remote_legacy, tmp_path, monkeypatch
+):
+    missing = str(tmp_path / "moved-away.duckdb")
+    monkeypatch.setenv(DUCKDB_ENV, missing)
+    result = reconcile(scratch, [remote_pair("copy", "legacy_duckdb", {"ref": "legacy_orders"})])
+    assert not result.success
+    message = error_text(result)
+    assert (
+        f"parity pair 'copy': source relation main.orders: cannot connect to duckdb through"
+        f" {DUCKDB_ENV}: unknown database: "
+    ) in message
+    assert missing not in message
+
+
 def test_the_password_appears_in_no_plan_result_or_log(scratch, spark, remote_legacy):
     logged: list[str] = []
     pair = remote_pair("migrated", "legacy_pg", {"ref": "lakehouse_orders"}, enforce_key="warn")
     assert reconcile(scratch, [pair], logged=logged).success
     password = password_of(remote_legacy)
     assert logged and not [line for line in logged if password in line]
-    for model in ("parity_plan", "parity_remote_relations", "parity_run_results"):
-        for row in spark.table(f"{scratch.schema}.{model}").collect():
-            assert password not in str(row.asDict()), model
+    # Every relation of the schema (plan, remote relations and columns, results, history), and
+    # everything dbt logged in this session's runs of the project, failed runs included.
+    tables = [t.name for t in spark.catalog.listTables(scratch.schema)]
+    assert {"parity_plan", "parity_remote_relations", "parity_run_results"} <= set(tables)
+    for table in tables:
+        for row in spark.table(f"{scratch.schema}.{table}").collect():
+            assert password not in str(row.asDict()), table
+    assert password not in (scratch.path / "logs" / "dbt.log").read_text()
 
 
 def test_a_missing_driver_names_the_package_and_the_extra(monkeypatch):
@@ -164,6 +206,7 @@ sources:
         statement_timeout_seconds: {timeout}
     tables:
       - name: orders
+      - name: slow_orders
 """
 
 
@@ -184,3 +227,26 @@ def test_a_source_sets_its_statement_timeout(scratch, spark, remote_legacy):
         assert float(plan["statement_timeout_seconds"]) == 600
     finally:
         (scratch.path / "models/bounded_sources.yml").unlink()
+
+
+def test_a_query_past_its_timeout_fails_the_pair_naming_the_timeout(
+    scratch, remote_legacy, monkeypatch
+):
+    """A view that takes 3 s to read, on a source that allows 1 s: its catalog reads in time, and
+    the pair's first query is stopped by PostgreSQL."""
+    with psycopg.connect(remote_legacy, autocommit=True) as connection:
+        connection.execute(
+            "create or replace view public.slow_orders as"
+            " select o.* from public.orders as o cross join pg_sleep(3)"
+        )
+    pair = remote_pair("slow", "legacy_pg_bounded", {"ref": "legacy_orders"})
+    pair["source"] = {"source": ["legacy_pg_bounded", "slow_orders"]}
+    try:
+        scratch.write("models/bounded_sources.yml", bounded_sources(1))
+        result = reconcile(scratch, [pair])
+    finally:
+        (scratch.path / "models/bounded_sources.yml").unlink()
+    assert not result.success
+    message = error_text(result)
+    assert "parity pair 'slow': source relation" in message and "slow_orders" in message
+    assert "could not run the pair's SQL: statement timeout of 1 s: " in message

@@ -27,12 +27,15 @@ DRIVERS = {"duckdb": ("duckdb", "duckdb"), "postgres": ("psycopg", "postgres")}
 # What a driver's message says went wrong, for a person to act on, by the first pattern found.
 FAILURES = [
     ("authentication failed", re.compile(r"authentication failed|no password supplied", re.I)),
-    ("unknown database", re.compile(r"database \S+ does not exist", re.I)),
+    # PostgreSQL: database "x" does not exist; DuckDB, a missing file: database does not exist.
+    ("unknown database", re.compile(r"database (\S+ )?does not exist", re.I)),
     ("connection refused", re.compile(r"connection refused", re.I)),
     ("timed out", re.compile(r"timeout expired|timed out", re.I)),
     ("unknown host", re.compile(r"could not translate host name|name or service not known", re.I)),
 ]
 USERINFO = re.compile(r"//([^@/?#]*)@")
+# A password given as a keyword: `password=...` in a key=value string, `?password=` in a URL.
+PASSWORD_KEYWORD = re.compile(r"(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s&#]+)", re.I)
 
 
 class ReadOnlyConnection:
@@ -139,7 +142,9 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
     if timeout:
         # Appended to the URL's own options, which a keyword would otherwise replace.
         own = settings.get("options", "")
-        options["options"] = f"{own} -c statement_timeout={int(timeout * 1000)}".strip()
+        # At least 1 ms: PostgreSQL reads 0 as no limit.
+        milliseconds = max(1, round(timeout * 1000))
+        options["options"] = f"{own} -c statement_timeout={milliseconds}".strip()
     connection = psycopg.connect(url, **options)
     connection.read_only = True  # every transaction opens with BEGIN READ ONLY
     return connection
@@ -152,12 +157,14 @@ def _duckdb_session(path: str) -> Any:
 
 
 def _secrets(target: str) -> list[str]:
-    """What a driver's message must never show: the whole target, and a URL's password."""
+    """What a driver's message must never show: the whole target, and its password, read by
+    pattern rather than parsed, so that a target too malformed to parse is covered too."""
     found = [target]
     userinfo = USERINFO.search(target)
     if userinfo and ":" in userinfo.group(1):
-        password = userinfo.group(1).split(":", 1)[1]
-        found += [password, unquote(password)]
+        found.append(userinfo.group(1).split(":", 1)[1])
+    found += [m.group(1).strip("'") for m in PASSWORD_KEYWORD.finditer(target)]
+    found += [unquote(secret) for secret in found[1:]]
     return [secret for secret in found if secret]
 
 

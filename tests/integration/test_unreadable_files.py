@@ -1,0 +1,52 @@
+"""A file Spark cannot read among good ones fails the pair with an error naming the pair, the
+side and the file, in a line or two, whichever algorithm met it."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+import yaml
+
+from tests.integration.remote_tables import reconcile
+
+SOURCES_FILE = "models/corrupt_sources.yml"
+
+
+@pytest.fixture(scope="module")
+def corrupt_copy(scratch, spark, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("corrupt") / "orders"
+    spark.table(f"{scratch.schema}.legacy_orders").write.parquet(str(folder))
+    (folder / "part-99999.parquet").write_bytes(b"not parquet at all" * 64)
+    sources = {
+        "version": 2,
+        "sources": [
+            {
+                "name": "damaged",
+                "meta": {"parity": {"format": "parquet"}},
+                "tables": [{"name": "orders", "meta": {"parity": {"path": str(folder)}}}],
+            }
+        ],
+    }
+    scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
+    yield folder
+    (scratch.path / SOURCES_FILE).unlink()
+    shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("algorithm", ["joindiff", "hashdiff"])
+def test_a_corrupt_file_is_named_with_its_pair_and_side(scratch, corrupt_copy, algorithm):
+    pair = {
+        "name": f"damaged_{algorithm}",
+        "source": {"ref": "legacy_orders"},
+        "target": {"source": ["damaged", "orders"]},
+        "key": "order_id",
+        "algorithm": algorithm,
+    }
+    result = reconcile(scratch, [pair])
+    assert not result.success
+    (message,) = [str(r.message) for r in result.result.results if r.status == "error"]
+    assert f"parity pair 'damaged_{algorithm}': target relation parquet.`{corrupt_copy}`" in message
+    assert "Spark cannot read the file" in message and "part-99999.parquet" in message
+    assert "is not a Parquet file" in message
+    assert "collectToPython" not in message and len(message.splitlines()) <= 2, message
