@@ -1,6 +1,8 @@
 {#- One row per pair side that lives outside Spark: what parity_remote_columns introspects, with
     the run that listed it. -#}
-{%- set plan_columns = ['run_id', 'pair_name', 'side', 'dialect', 'connection_env', 'statement_timeout_seconds', 'schema_name', 'table_name'] -%}
+{%- set plan_columns = [
+    'run_id', 'pair_name', 'side', 'dialect', 'connection_env', 'statement_timeout_seconds', 'schema_name', 'table_name',
+] -%}
 {%- set selects = [] -%}
 {%- for pair in parity.parity_pairs() -%}
     {%- for side in ['source', 'target'] -%}
