@@ -123,49 +123,41 @@ def password_of(url: str) -> str:
     return url.split("//", 1)[1].split("@", 1)[0].split(":", 1)[1]
 
 
+PG = ("legacy_pg", POSTGRES_ENV, "postgres", "public.orders")
+DUCKDB = ("legacy_duckdb", DUCKDB_ENV, "duckdb", "main.orders")
+
+
 @pytest.mark.parametrize(
-    ("change", "reason"),
+    ("engine", "change", "reason"),
     [
-        (lambda url: url.replace(password_of(url), "wrong-password"), "authentication failed"),
-        (lambda url: url.rsplit(":", 1)[0] + ":1/postgres", "connection refused"),
-        (lambda url: url.rsplit("/", 1)[0] + "/nosuchdb", "unknown database"),
-        (lambda url: url.replace("parity:", "parity%zz:"), "malformed URL"),
+        (PG, lambda url: url.replace(password_of(url), "wrong-password"), "authentication failed"),
+        (PG, lambda url: url.rsplit(":", 1)[0] + ":1/postgres", "connection refused"),
+        (PG, lambda url: url.rsplit("/", 1)[0] + "/nosuchdb", "unknown database"),
+        (PG, lambda url: url.replace("parity:", "parity%zz:"), "malformed URL"),
         # The driver quotes the malformed token: here, the password itself.
         (
+            PG,
             lambda url: url.replace(f":{password_of(url)}@", f":%zz{password_of(url)}@"),
             "malformed URL",
         ),
+        (DUCKDB, lambda _: "/nonexistent/moved-away.duckdb", "unknown database"),
     ],
-    ids=["password", "port", "database", "url", "url-password"],
+    ids=["password", "port", "database", "url", "url-password", "duckdb-file"],
 )
 def test_connection_failures_say_why_without_the_secret(
-    scratch, remote_legacy, monkeypatch, change, reason
+    scratch, remote_legacy, monkeypatch, engine, change, reason
 ):
+    source, env, dialect, relation = engine
     url = change(remote_legacy)
-    monkeypatch.setenv(POSTGRES_ENV, url)
-    result = reconcile(scratch, [remote_pair("copy", "legacy_pg", {"ref": "legacy_orders"})])
+    monkeypatch.setenv(env, url)
+    result = reconcile(scratch, [remote_pair("copy", source, {"ref": "legacy_orders"})])
     assert not result.success
     message = error_text(result)
     assert (
-        f"parity pair 'copy': source relation public.orders: cannot connect to postgres through"
-        f" {POSTGRES_ENV}: {reason}: "
+        f"parity pair 'copy': source relation {relation}: cannot connect to {dialect} through"
+        f" {env}: {reason}: "
     ) in message
     assert password_of(remote_legacy) not in message and url not in message
-
-
-def test_a_missing_duckdb_file_is_an_unknown_database(
-    scratch, remote_legacy, tmp_path, monkeypatch
-):
-    missing = str(tmp_path / "moved-away.duckdb")
-    monkeypatch.setenv(DUCKDB_ENV, missing)
-    result = reconcile(scratch, [remote_pair("copy", "legacy_duckdb", {"ref": "legacy_orders"})])
-    assert not result.success
-    message = error_text(result)
-    assert (
-        f"parity pair 'copy': source relation main.orders: cannot connect to duckdb through"
-        f" {DUCKDB_ENV}: unknown database: "
-    ) in message
-    assert missing not in message
 
 
 def test_the_password_appears_in_no_plan_result_or_log(scratch, spark, remote_legacy):
