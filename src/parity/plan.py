@@ -7,8 +7,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from parity.comparison.tolerance import ColumnRule
-from parity.results.presentation import Masking
+from parity.values.column_rule import ColumnRule
+from parity.values.masking import Masking
 
 
 @dataclass(frozen=True)

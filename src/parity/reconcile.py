@@ -14,7 +14,6 @@ from pyspark.sql.utils import AnalysisException
 
 from parity.algorithms.hashdiff import HashdiffStats, hashdiff
 from parity.algorithms.joindiff import joindiff
-from parity.algorithms.rowdiff import VALUE_MISMATCH, RowDiff
 from parity.comparison.key_constraints import enforce_keys
 from parity.errors import ParityError
 from parity.log import logger
@@ -29,10 +28,12 @@ from parity.results.summary import (
     rows_beyond_tolerance,
     summarize,
 )
-from parity.sides.side import Profile, Side
+from parity.sides.side import Side
 from parity.sides.spark import SparkSide, key_columns, value_columns
 from parity.sides.sql import SqlSide
 from parity.sides.unreadable_files import unreadable_file
+from parity.values.profile import Profile
+from parity.values.rows import VALUE_MISMATCH, RowDiff
 
 SAME_ENGINE_DIALECTS = {"spark", "databricks"}
 # What a pair's column statistics cover (parity_column_drift.coverage).

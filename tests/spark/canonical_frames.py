@@ -6,10 +6,10 @@ import itertools
 
 from pyspark.sql import SparkSession
 
-from parity.algorithms.rowdiff import Row
 from parity.plan import SidePlan
 from parity.reference import row_hash
 from parity.sides.spark import SparkSide
+from parity.values.rows import Row
 
 _views = itertools.count()
 

@@ -3,8 +3,8 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parity.algorithms.keyspace import KeySpace
 from parity.sides.spark import POSITION, cell_column
+from parity.values.keyspace import KeySpace
 
 LONGS = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parity.algorithms.keyspace import EXACT_PRODUCT_LIMIT, LARGEST_CELL_NUMBER, KeySpace
+from parity.values.keyspace import EXACT_PRODUCT_LIMIT, LARGEST_CELL_NUMBER, KeySpace
 
 positions = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 

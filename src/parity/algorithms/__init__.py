@@ -1,2 +1,3 @@
-"""How differing rows are found: the segment grid of the key space (keyspace.py), hashdiff's
-drill-down over it, joindiff inside Spark, and the multiset comparison both follow (rowdiff.py)."""
+"""How differing rows are found: hashdiff's drill-down over the segment grid
+(values/keyspace.py), joindiff inside Spark, and the multiset comparison both follow
+(rowdiff.py)."""

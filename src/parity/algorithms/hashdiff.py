@@ -18,10 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from parity.algorithms.keyspace import KeySpace
-from parity.algorithms.rowdiff import RowDiff, canonical_order, compare_rows
+from parity.algorithms.rowdiff import canonical_order, compare_rows
 from parity.log import logger
-from parity.sides.side import Checksum, Profile, Side
+from parity.sides.side import Side
+from parity.values.keyspace import KeySpace
+from parity.values.profile import Checksum, Profile
+from parity.values.rows import RowDiff
 
 # One pass never asks an engine for more than this many cells per segment it refines...
 MAX_CELLS_PER_SEGMENT = 1 << 16

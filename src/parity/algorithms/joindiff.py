@@ -13,7 +13,7 @@ from functools import reduce
 from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
-from parity.algorithms.rowdiff import (
+from parity.values.rows import (
     DUPLICATE_IN_SOURCE,
     DUPLICATE_IN_TARGET,
     MISSING_IN_SOURCE,

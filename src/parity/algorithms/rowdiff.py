@@ -11,31 +11,17 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 
-MISSING_IN_TARGET = "missing_in_target"
-MISSING_IN_SOURCE = "missing_in_source"
-VALUE_MISMATCH = "value_mismatch"
-DUPLICATE_IN_SOURCE = "duplicate_in_source"
-DUPLICATE_IN_TARGET = "duplicate_in_target"
-KINDS = (
-    MISSING_IN_TARGET,
-    MISSING_IN_SOURCE,
-    VALUE_MISMATCH,
+from parity.values.rows import (
     DUPLICATE_IN_SOURCE,
     DUPLICATE_IN_TARGET,
+    MISSING_IN_SOURCE,
+    MISSING_IN_TARGET,
+    VALUE_MISMATCH,
+    Row,
+    RowDiff,
+    Values,
 )
-
-Values = tuple[str | None, ...]
-Row = tuple[Values, Values]
-
-
-@dataclass(frozen=True)
-class RowDiff:
-    key: Values
-    kind: str
-    source_values: Values | None
-    target_values: Values | None
 
 
 def canonical_order(values: Values) -> tuple[tuple[bool, str], ...]:

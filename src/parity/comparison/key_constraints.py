@@ -10,7 +10,7 @@ from __future__ import annotations
 from parity.errors import ParityError
 from parity.log import logger
 from parity.plan import PairPlan, SidePlan
-from parity.sides.side import Profile
+from parity.values.profile import Profile
 
 
 def enforce_keys(pair: PairPlan, profiles: tuple[Profile, Profile]) -> bool:

@@ -15,52 +15,20 @@ or an infinity (that is not equal) is never within tolerance.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_FLOOR, Decimal
-from typing import Any
+from decimal import ROUND_FLOOR, Context, Decimal
 
 from pyspark.sql import Column
 from pyspark.sql import functions as F
 
-from parity.reference import EXACT
+from parity.values.column_rule import ColumnRule
 
 # Spark subtracts two decimal(38, s) at scale s - 1 (its precision stops at 38): values are read
 # at 37 digits, so the difference of two fits exactly. A value that needs all 38 digits is not
 # read (NULL), and so is never within tolerance.
 EXACT_DIGITS = 37
 MICROS_PER_MS = 1000
-# Options whose value is a word, not a number or a flag.
-WORDS = {"temporal_grid"}
-
-
-@dataclass(frozen=True)
-class ColumnRule:
-    """One compared column: the kind both sides were canonicalized as, and its tolerance."""
-
-    column: str
-    kind: str
-    tolerance: dict[str, Any]
-    scale: int = 0  # a decimal's
-    bits: int = 64  # a float's
-
-    @classmethod
-    def from_plan(cls, rule: dict[str, Any]) -> ColumnRule:
-        options = {
-            name: value
-            if isinstance(value, bool) or name in WORDS
-            else str(Decimal(str(value)).normalize())
-            for name, value in rule["tolerance"].items()
-        }
-        return cls(
-            rule["column"],
-            rule["kind"],
-            options,
-            int(rule.get("scale", 0)),
-            int(rule.get("bits", 64)),
-        )
-
-    def number(self, option: str) -> Decimal | None:
-        value = self.tolerance.get(option)
-        return None if value is None else Decimal(value)
+# Enough digits for any decimal(38, s) (Python's default context keeps 28).
+EXACT = Context(prec=80)
 
 
 @dataclass(frozen=True)

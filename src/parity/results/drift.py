@@ -11,8 +11,9 @@ from typing import Any
 
 from pyspark.sql import types as T
 
-from parity.comparison.tolerance import ColumnRule
-from parity.results.presentation import Masking
+from parity.values.column_rule import ColumnRule
+from parity.values.masking import Masking
+from parity.values.rows import VALUE_MISMATCH, WITHIN_TOLERANCE
 
 COLUMN_STATS = T.StructType(
     [
@@ -48,7 +49,7 @@ def column_stats(
     column gets counts only: its errors and lags would tell how far its values moved."""
     by_column: dict[str, list[tuple[Any, ...]]] = {name: [] for name in column_names}
     for _key, kind, column, source, target, delta, relative in differences:
-        if kind in ("value_mismatch", "within_tolerance") and column in by_column:
+        if kind in (VALUE_MISMATCH, WITHIN_TOLERANCE) and column in by_column:
             by_column[column].append((kind, source, target, delta, relative))
     return [
         _stats(name, rule, by_column[name], compared, coverage, masking.hides(name))
@@ -73,8 +74,8 @@ def _stats(
     return (
         name,
         compared,
-        sum(kind == "value_mismatch" for kind, *_ in found),
-        sum(kind == "within_tolerance" for kind, *_ in found),
+        sum(kind == VALUE_MISMATCH for kind, *_ in found),
+        sum(kind == WITHIN_TOLERANCE for kind, *_ in found),
         sum((source is None) != (target is None) for _, source, target, *_ in found),
         _largest(errors) if measured else None,
         _mean(errors, compared) if measured else None,

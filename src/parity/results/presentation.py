@@ -15,23 +15,12 @@ import hashlib
 import json
 import math
 import struct
-from dataclasses import dataclass
 from typing import Any
 
-from parity.comparison.tolerance import ColumnRule
+from parity.values.column_rule import ColumnRule
+from parity.values.masking import Masking
 
 HASH_PREFIX = "sha256:"
-
-
-@dataclass(frozen=True)
-class Masking:
-    """What a pair keeps secret: everything, or these columns (lower-cased source names)."""
-
-    everything: bool
-    columns: frozenset[str]
-
-    def hides(self, column: str | None) -> bool:
-        return self.everything or (column is not None and column.lower() in self.columns)
 
 
 def present(

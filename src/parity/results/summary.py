@@ -14,9 +14,10 @@ from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from parity.algorithms.rowdiff import KINDS, VALUE_MISMATCH, RowDiff
-from parity.comparison.tolerance import ColumnRule, verdict
+from parity.comparison.tolerance import verdict
 from parity.results.drift import COLUMN_STATS
+from parity.values.column_rule import ColumnRule
+from parity.values.rows import KINDS, ROW_KINDS, VALUE_MISMATCH, WITHIN_TOLERANCE, RowDiff
 
 TEXT_ARRAY = T.ArrayType(T.StringType())
 
@@ -53,9 +54,6 @@ PUBLISHED_DIFFERENCE = T.StructType(
     ]
 )
 
-# A value pair the pair's tolerance accepts: kept and shown, but failing nothing.
-WITHIN_TOLERANCE = "within_tolerance"
-ROW_KINDS = (*KINDS, WITHIN_TOLERANCE)
 COUNTS = [f"{kind}_rows" for kind in ROW_KINDS]
 
 RESULT_SCHEMA = T.StructType(

@@ -7,10 +7,10 @@ from functools import reduce
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from parity.algorithms.keyspace import KeySpace
-from parity.algorithms.rowdiff import Row
 from parity.plan import SidePlan
-from parity.sides.side import Checksum, Profile
+from parity.values.keyspace import KeySpace
+from parity.values.profile import Checksum, Profile
+from parity.values.rows import Row
 
 POSITION = "__parity_pos"
 HASH = "__parity_hash"

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from parity.algorithms.keyspace import KeySpace
-from parity.algorithms.rowdiff import Row
 from parity.errors import ParityError
 from parity.plan import SidePlan
 from parity.sides.connections import QueryError, connect
-from parity.sides.side import Checksum, Profile
+from parity.values.keyspace import KeySpace
+from parity.values.profile import Checksum, Profile
+from parity.values.rows import Row
 
 
 class SqlSide:
