@@ -30,7 +30,6 @@ from bench.harness import RESULTS, SCHEMA, bench_session, rendered_pairs, timed
 from bench.to_postgres import copy_source
 from parity.plan import PairPlan
 from parity.reconcile import reconcile_pair
-from parity.results.summary import RESULT_SCHEMA
 from parity.sides.spark import SparkSide
 from parity.sides.sql import SqlSide
 from tests.integration.postgres_server import postgres_server
@@ -77,16 +76,13 @@ def _measure(spark: SparkSession, pair: PairPlan, source_engine: str) -> dict:
         if source_engine == "postgres"
         else SparkSide(spark, pair.name, pair.source)
     )
-    sides = [source, SparkSide(spark, pair.name, pair.target)]
-    floor_seconds = round(timed(lambda: [side.profile() for side in sides])[0], 3)
-    for side in sides:
-        if isinstance(side, SqlSide):
-            side.close()
+    with source, SparkSide(spark, pair.name, pair.target) as target:
+        floor_seconds = round(timed(lambda: [side.profile() for side in (source, target)])[0], 3)
     runs = {}
     for algorithm in ("hashdiff",) if source_engine == "postgres" else ("hashdiff", "joindiff"):
-        variant = dataclasses.replace(pair, config={**pair.config, "algorithm": algorithm})
-        seconds, row = timed(lambda v=variant: reconcile_pair(spark, v))
-        result = dict(zip(RESULT_SCHEMA.names, row, strict=True))
+        variant = dataclasses.replace(pair, algorithm=algorithm)
+        seconds, outcome = timed(lambda v=variant: reconcile_pair(spark, v))
+        result = dataclasses.asdict(outcome)
         runs[algorithm] = {
             "seconds": round(seconds, 3),
             "differing_rows": result["differing_rows"],

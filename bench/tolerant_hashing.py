@@ -20,6 +20,7 @@ the differences found beyond tolerance, beside the floor of one checksum scan pe
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 
@@ -27,7 +28,6 @@ from pyspark.sql import SparkSession
 
 from bench.harness import RESULTS, SCHEMA, bench_session, rendered_pairs, timed
 from parity.reconcile import reconcile_pair
-from parity.results.summary import RESULT_SCHEMA
 from parity.sides.spark import SparkSide
 
 # Readings with every bit of their mantissa in use, as measurements have (a quotient such as
@@ -81,8 +81,8 @@ def main() -> None:
     floor, _ = timed(lambda: [side.profile() for side in sides])
     figures = {"rows": options.rows, "floor_checksum_scan_seconds": round(floor, 3)}
     for name in RUNS:
-        seconds, row = timed(lambda n=name: reconcile_pair(spark, pairs[n]))
-        result = dict(zip(RESULT_SCHEMA.names, row, strict=True))
+        seconds, outcome = timed(lambda n=name: reconcile_pair(spark, pairs[n]))
+        result = dataclasses.asdict(outcome)
         figures[name] = {
             "seconds": round(seconds, 3),
             "over_floor": round(seconds / floor, 2),

@@ -1,7 +1,20 @@
-{#- The cell number of a row's key position at one depth of the segment grid, as SQL with the
-    placeholders {low}, {scale}, {cells} and {width} that the library fills with integers
-    (src/parity/algorithms/keyspace.py: ((position - low) div scale) * cells div width, all exact).
-    Spark computes it through its DataFrame API instead, in bigint where that cannot overflow. -#}
-{% macro cell_number(dialect) %}
-    {{ return(parity._dialect_macro('cell_number', dialect)()) }}
+{#- The cell number of a row's key position at one depth of the segment grid, all in exact
+    integer arithmetic (src/parity/values/keyspace.py: ((position - low) div scale) * cells div
+    width); `low`, `scale`, `cells` and `width` are SQL expressions, bound parameters as
+    parity.remote_queries renders them. Spark computes cells through its DataFrame API instead,
+    in bigint where that cannot overflow. -#}
+{% macro cell_number(dialect, position, low, scale, cells, width) %}
+    {{ return(parity._dialect_macro('cell_number', dialect)(position, low, scale, cells, width)) }}
+{% endmacro %}
+
+
+{#- Whether the cell number `cell` is one of the cells of the array bound as `parameter`. -#}
+{% macro cell_listed(dialect, cell, parameter) %}
+    {{ return(parity._dialect_macro('cell_listed', dialect)(cell, parameter)) }}
+{% endmacro %}
+
+
+{#- The marker of the `number`-th bound parameter of a query (1-based). -#}
+{% macro query_parameter(dialect, number) %}
+    {{ return(parity._dialect_macro('query_parameter', dialect)(number)) }}
 {% endmacro %}

@@ -101,10 +101,11 @@
 {% endmacro %}
 
 
-{#- The numbers go in as BIGNUMERIC literals: integer literals beyond INT64 are errors. div()
+{#- Every operand is cast to BIGNUMERIC: integers beyond INT64 are errors. div()
     truncates, and every operand is non-negative. -#}
-{% macro bigquery__cell_number() %}
-    {{ return("div(div(cast(__parity_pos as bignumeric) - bignumeric '{low}', bignumeric '{scale}') * bignumeric '{cells}', bignumeric '{width}')") }}
+{% macro bigquery__cell_number(position, low, scale, cells, width) %}
+    {{ return('div(div(cast(' ~ position ~ ' as bignumeric) - cast(' ~ low ~ ' as bignumeric), cast(' ~ scale ~ ' as bignumeric)) * cast('
+        ~ cells ~ ' as bignumeric), cast(' ~ width ~ ' as bignumeric))') }}
 {% endmacro %}
 
 

@@ -68,8 +68,19 @@
 {% endmacro %}
 
 
-{% macro duckdb__cell_number() %}
-    {{ return('(((__parity_pos - cast({low} as hugeint)) // cast({scale} as hugeint)) * cast({cells} as hugeint)) // cast({width} as hugeint)') }}
+{% macro duckdb__cell_number(position, low, scale, cells, width) %}
+    {{ return('(((' ~ position ~ ' - cast(' ~ low ~ ' as hugeint)) // cast(' ~ scale ~ ' as hugeint)) * cast('
+        ~ cells ~ ' as hugeint)) // cast(' ~ width ~ ' as hugeint)') }}
+{% endmacro %}
+
+
+{% macro duckdb__cell_listed(cell, parameter) %}
+    {{ return(cell ~ ' in (select unnest(cast(' ~ parameter ~ ' as hugeint[])))') }}
+{% endmacro %}
+
+
+{% macro duckdb__query_parameter(number) %}
+    {{ return('$' ~ number) }}
 {% endmacro %}
 
 

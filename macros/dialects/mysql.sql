@@ -101,11 +101,11 @@
 
 {#- DIV converts its result to BIGINT, which a cell number may exceed: each quotient is taken
     exactly in decimal instead, as (a - mod(a, b)) / b of non-negative integers. -#}
-{% macro mysql__cell_number() %}
-    {%- set units = '(__parity_pos - {low})' -%}
-    {%- set unit = 'cast((' ~ units ~ ' - mod(' ~ units ~ ', {scale})) / {scale} as decimal(65, 0))' -%}
-    {%- set product = '(' ~ unit ~ ' * {cells})' -%}
-    {{ return('cast((' ~ product ~ ' - mod(' ~ product ~ ', {width})) / {width} as decimal(65, 0))') }}
+{% macro mysql__cell_number(position, low, scale, cells, width) %}
+    {%- set units = '(' ~ position ~ ' - ' ~ low ~ ')' -%}
+    {%- set unit = 'cast((' ~ units ~ ' - mod(' ~ units ~ ', ' ~ scale ~ ')) / ' ~ scale ~ ' as decimal(65, 0))' -%}
+    {%- set product = '(' ~ unit ~ ' * ' ~ cells ~ ')' -%}
+    {{ return('cast((' ~ product ~ ' - mod(' ~ product ~ ', ' ~ width ~ ')) / ' ~ width ~ ' as decimal(65, 0))') }}
 {% endmacro %}
 
 

@@ -114,8 +114,21 @@
 
 
 {#- numeric arithmetic is exact at any size; div() truncates, and every operand is non-negative. -#}
-{% macro postgres__cell_number() %}
-    {{ return('div(div(__parity_pos - {low}, {scale}) * {cells}, {width})') }}
+{% macro postgres__cell_number(position, low, scale, cells, width) %}
+    {{ return('div(div(' ~ position ~ ' - cast(' ~ low ~ ' as numeric), cast(' ~ scale ~ ' as numeric)) * cast('
+        ~ cells ~ ' as numeric), cast(' ~ width ~ ' as numeric))') }}
+{% endmacro %}
+
+
+{#- A semi-join on the unnested array: hashed, where a generic plan of `= any(array)` would
+    scan the array for every row. -#}
+{% macro postgres__cell_listed(cell, parameter) %}
+    {{ return(cell ~ ' in (select unnest(cast(' ~ parameter ~ ' as numeric[])))') }}
+{% endmacro %}
+
+
+{% macro postgres__query_parameter(number) %}
+    {{ return('$' ~ number) }}
 {% endmacro %}
 
 

@@ -101,11 +101,11 @@
 
 {#- A quotient of two NUMBER(38,0) may lose its fraction digits to the 38-digit limit and round:
     each one is taken exactly instead, as (a - mod(a, b)) / b of non-negative integers. -#}
-{% macro snowflake__cell_number() %}
-    {%- set units = '(__parity_pos - {low})' -%}
-    {%- set unit = 'cast((' ~ units ~ ' - mod(' ~ units ~ ', {scale})) / {scale} as number(38, 0))' -%}
-    {%- set product = '(' ~ unit ~ ' * {cells})' -%}
-    {{ return('cast((' ~ product ~ ' - mod(' ~ product ~ ', {width})) / {width} as number(38, 0))') }}
+{% macro snowflake__cell_number(position, low, scale, cells, width) %}
+    {%- set units = '(' ~ position ~ ' - ' ~ low ~ ')' -%}
+    {%- set unit = 'cast((' ~ units ~ ' - mod(' ~ units ~ ', ' ~ scale ~ ')) / ' ~ scale ~ ' as number(38, 0))' -%}
+    {%- set product = '(' ~ unit ~ ' * ' ~ cells ~ ')' -%}
+    {{ return('cast((' ~ product ~ ' - mod(' ~ product ~ ', ' ~ width ~ ')) / ' ~ width ~ ' as number(38, 0))') }}
 {% endmacro %}
 
 

@@ -10,13 +10,14 @@
     column with a `hash_grid` enters the row hash (that only segment checksums use) by its
     tolerant text, kept beside its exact canonical text (parity.tolerant_text). -#}
 {% macro side_select(dialect, relation_name, key_count, columns, predicate=none) %}
+    {%- set aliases = parity.column_aliases(key_count, (columns | length) - key_count) -%}
     {%- set canonical, hashed = [], [] -%}
     {%- for column in columns -%}
-        {%- set alias = ('__parity_k' ~ loop.index0) if loop.index0 < key_count else ('__parity_c' ~ (loop.index0 - key_count)) -%}
+        {%- set alias = (aliases['keys'] + aliases['values'])[loop.index0] -%}
         {%- set quoted = parity.quote_identifier(dialect, column['name']) -%}
         {%- do canonical.append({'alias': alias, 'sql': parity.canonical_value(dialect, quoted, column['profile'])}) -%}
         {%- if column.get('hash_grid') -%}
-            {%- do hashed.append({'alias': alias.replace('__parity_c', '__parity_t'), 'sql': parity.tolerant_text(dialect, quoted, column['profile'], column['hash_grid'])}) -%}
+            {%- do hashed.append({'alias': parity.tolerant_alias(alias), 'sql': parity.tolerant_text(dialect, quoted, column['profile'], column['hash_grid'])}) -%}
         {%- else -%}
             {%- do hashed.append({'alias': alias}) -%}
         {%- endif -%}
@@ -25,13 +26,13 @@
 select
     canonical.*,
     {%- if not integer_key %}
-    {{ parity.row_hash(dialect, canonical[:key_count] | map(attribute='alias') | list) }} as __parity_pos,
+    {{ parity.row_hash(dialect, canonical[:key_count] | map(attribute='alias') | list) }} as {{ aliases['position'] }},
     {%- endif %}
-    {{ parity.row_hash(dialect, hashed | map(attribute='alias') | list) }} as __parity_hash
+    {{ parity.row_hash(dialect, hashed | map(attribute='alias') | list) }} as {{ aliases['hash'] }}
 from (
     select
         {%- if integer_key %}
-        {{ parity.key_position(dialect, parity.quote_identifier(dialect, columns[0]['name'])) }} as __parity_pos,
+        {{ parity.key_position(dialect, parity.quote_identifier(dialect, columns[0]['name'])) }} as {{ aliases['position'] }},
         {%- endif %}
         {%- for value in canonical + (hashed | selectattr('sql', 'defined') | list) %}
         {{ value['sql'] }} as {{ value['alias'] }}{{ ',' if not loop.last }}

@@ -5,7 +5,7 @@
 select
     results.run_id,
     {{ parity.run_started_at_literal() }} as run_started_at,
-    -- Every column the reconciliation writes (src/parity/results/summary.py, RESULT_SCHEMA).
+    -- Every column the reconciliation writes (src/parity/results/pair_result.py, PairResult).
     results.pair_name,
     results.source_relation,
     results.target_relation,

@@ -1,4 +1,5 @@
-"""The plan relation, read back: what each side of each pair runs, and the pair's settings."""
+"""The plan relation, read back: what each side of each pair runs, and the pair's settings, as the
+plan's macros decided them (defaults filled, algorithm chosen): nothing here decides again."""
 
 from __future__ import annotations
 
@@ -19,13 +20,27 @@ class SidePlan:
     relation_name: str
     canonical_sql: str
     checksum_sql: str
-    cell_sql: str
+    # For a side in another engine, its queries, rendered whole with bound parameters
+    # (macros/plan/remote_queries.sql); empty for a side in Spark.
+    profile_sql: str
+    checksums_sql: str
+    rows_sql: str
     key_names: tuple[str, ...]
     column_names: tuple[str, ...]
+    # The canonical select's column names, the same on both sides of a pair
+    # (macros/plan/column_aliases.sql).
+    key_columns: tuple[str, ...]
+    value_columns: tuple[str, ...]
+    position_column: str
     # The relation's columns as its engine reports them (macros/plan/schema_snapshot.sql).
     schema_snapshot: tuple[dict[str, Any], ...] = ()
     # After how long its engine stops a query (its source's meta); None: no limit.
     statement_timeout_seconds: float | None = None
+
+    @property
+    def in_session(self) -> bool:
+        """Read through the Spark session: a side with no connection of its own."""
+        return not self.connection_env
 
     @property
     def schema_hash(self) -> str:
@@ -39,6 +54,8 @@ class PairPlan:
     source: SidePlan
     target: SidePlan
     config: dict[str, Any]
+    # `auto` resolved: joindiff for two sides in the Spark session, else hashdiff.
+    algorithm: str
     # Schema findings: {kind, column_name, source_type, target_type, fails, rejected}
     # (macros/plan/schema_compatibility.sql).
     schema_findings: tuple[dict[str, Any], ...] = ()
@@ -66,24 +83,20 @@ class PairPlan:
 
     @property
     def max_row_drift_pct(self) -> float:
-        return float(self.config.get("max_row_drift_pct", 0))
+        return float(self.config["max_row_drift_pct"])
 
     @property
     def masking(self) -> Masking:
         """What the pair publishes no value of: `sensitive` (everything) or `sensitive_columns`."""
         return Masking(
-            bool(self.config.get("sensitive")),
-            frozenset(name.lower() for name in self.config.get("sensitive_columns") or ()),
+            self.config["sensitive"],
+            frozenset(name.lower() for name in self.config["sensitive_columns"]),
         )
 
     @property
     def critical_drift_ratio(self) -> float | None:
-        ratio = self.config.get("critical_drift_ratio")
+        ratio = self.config["critical_drift_ratio"]
         return None if ratio is None else float(ratio)
-
-    @property
-    def algorithm(self) -> str:
-        return self.config["algorithm"]
 
     @property
     def bisection_factor(self) -> int:
@@ -121,44 +134,46 @@ def config_hash(config: dict[str, Any]) -> str:
 
 
 def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:
-    """Groups plan rows (one per pair and side) into pairs, in pair-name order."""
-    sides: dict[str, dict[str, dict[str, Any]]] = {}
-    for row in rows:
-        sides.setdefault(row["pair_name"], {})[row["side"]] = row
-    return [
-        PairPlan(
-            name=name,
-            source=_side_plan(by_side["source"]),
-            target=_side_plan(by_side["target"]),
-            config=json.loads(by_side["source"]["config_json"]),
-            schema_findings=tuple(json.loads(by_side["source"].get("schema_findings") or "[]")),
-            column_rules=tuple(ColumnRule.from_plan(rule) for rule in _rules(by_side)),
-            gridded_columns=tuple(
-                rule["column"] for rule in _rules(by_side) if rule.get("hash_grid")
-            ),
-            filters=canonical_json(json.loads(by_side["source"].get("filters") or "{}")),
-            schema_diff=by_side["source"].get("schema_diff") or "[]",
-            run_id=by_side["source"].get("run_id") or "",
-        )
-        for name, by_side in sorted(sides.items())
-    ]
+    """The pairs of the plan's rows (one per pair), in pair-name order."""
+    return [_pair_plan(row) for row in sorted(rows, key=lambda row: row["pair_name"])]
 
 
-def _rules(by_side: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    return json.loads(by_side["source"].get("column_rules") or "[]")
+def _pair_plan(row: dict[str, Any]) -> PairPlan:
+    rules = json.loads(row["column_rules"])
+    return PairPlan(
+        name=row["pair_name"],
+        source=_side_plan(row, "source"),
+        target=_side_plan(row, "target"),
+        config=json.loads(row["config_json"]),
+        algorithm=row["algorithm"],
+        schema_findings=tuple(json.loads(row["schema_findings"])),
+        column_rules=tuple(ColumnRule.from_plan(rule) for rule in rules),
+        gridded_columns=tuple(rule["column"] for rule in rules if rule.get("hash_grid")),
+        filters=canonical_json(json.loads(row["filters"])),
+        schema_diff=row["schema_diff"],
+        run_id=row["run_id"],
+    )
 
 
-def _side_plan(row: dict[str, Any]) -> SidePlan:
+def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
+    def field(name: str) -> Any:
+        return row[f"{side}_{name}"]
+
     return SidePlan(
-        side=row["side"],
-        dialect=row["dialect"],
-        connection_env=row["connection_env"],
-        relation_name=row["relation_name"],
-        canonical_sql=row["canonical_sql"],
-        checksum_sql=row["checksum_sql"],
-        cell_sql=row["cell_sql"],
-        key_names=tuple(json.loads(row["key_names"])),
-        column_names=tuple(json.loads(row["column_names"])),
-        schema_snapshot=tuple(json.loads(row.get("schema_snapshot") or "[]")),
-        statement_timeout_seconds=float(row.get("statement_timeout_seconds") or 0) or None,
+        side=side,
+        dialect=field("dialect"),
+        connection_env=field("connection_env"),
+        relation_name=field("relation_name"),
+        canonical_sql=field("canonical_sql"),
+        checksum_sql=field("checksum_sql"),
+        profile_sql=field("profile_sql"),
+        checksums_sql=field("checksums_sql"),
+        rows_sql=field("rows_sql"),
+        key_names=tuple(json.loads(field("key_names"))),
+        column_names=tuple(json.loads(field("column_names"))),
+        key_columns=tuple(json.loads(row["key_columns"])),
+        value_columns=tuple(json.loads(row["value_columns"])),
+        position_column=row["position_column"],
+        schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
+        statement_timeout_seconds=float(field("statement_timeout_seconds") or 0) or None,
     )

@@ -22,7 +22,7 @@ import pytest
 import yaml
 from dbt.cli.main import dbtRunnerResult
 
-from parity.results.summary import RESULT_SCHEMA
+from parity.results.pair_result import RESULT_SCHEMA
 from parity.sides.remote_columns import COLUMNS_SCHEMA
 from tests.conftest import REPO, dbt_on_package
 from tests.integration.dbt_project_copy import DbtProject

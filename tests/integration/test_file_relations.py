@@ -175,8 +175,9 @@ def test_file_relations_reconcile(scratch, spark, files):
     }
 
     relations = {
-        (r["pair_name"], r["side"]): r["relation_name"]
+        (r["pair_name"], side): r[f"{side}_relation_name"]
         for r in spark.table(f"{scratch.schema}.parity_plan").collect()
+        for side in ("source", "target")
     }
     quoted = str(files.orders_copy).replace("`", "``")
     assert relations["orders_copy", "source"] == f"parquet.`{quoted}`"

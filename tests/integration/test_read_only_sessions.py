@@ -218,7 +218,8 @@ def test_a_source_sets_its_statement_timeout(scratch, spark, remote_legacy):
 
         scratch.write("models/bounded_sources.yml", bounded_sources(600))
         assert reconcile(scratch, [pair]).success
-        plan = spark.table(f"{scratch.schema}.parity_plan").where("side = 'source'").first()
+        (row,) = spark.table(f"{scratch.schema}.parity_plan").collect()
+        plan = {"statement_timeout_seconds": row["source_statement_timeout_seconds"]}
         assert float(plan["statement_timeout_seconds"]) == 600
     finally:
         (scratch.path / "models/bounded_sources.yml").unlink()

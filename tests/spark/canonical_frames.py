@@ -30,8 +30,13 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         relation_name=view,
         canonical_sql=f"select * from {view}",
         checksum_sql="sum(cast(__parity_hash as decimal(38, 0)))",
-        cell_sql="",
+        profile_sql="",
+        checksums_sql="",
+        rows_sql="",
         key_names=("id",),
         column_names=tuple(f"col_{i}" for i in range(columns)),
+        key_columns=tuple(names[:1]),
+        value_columns=tuple(names[1:]),
+        position_column="__parity_pos",
     )
     return SparkSide(spark, "test_pair", plan)

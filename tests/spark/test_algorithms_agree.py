@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from parity.algorithms.hashdiff import hashdiff
 from parity.algorithms.joindiff import joindiff
 from parity.algorithms.rowdiff import RowDiff, canonical_order, compare_rows
-from parity.sides.spark import LITERAL_CELLS, key_columns, value_columns
+from parity.sides.spark import LITERAL_CELLS
 from tests.spark.canonical_frames import spark_side
 
 VALUES = st.sampled_from(["a", "b", "", "é☕", "1:a", "-", None])
@@ -78,7 +78,7 @@ def test_hashdiff_joindiff_and_memory_agree(spark, tables, factor, threshold):
     assert outcome.stats.target_rows_moved <= differing_keys * per_cell
 
     joined = joindiff(
-        source.frame, target.frame, key_columns(source.plan), value_columns(source.plan)
+        source.frame, target.frame, list(source.plan.key_columns), list(source.plan.value_columns)
     )
     found = [
         RowDiff(

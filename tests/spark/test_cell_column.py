@@ -3,8 +3,10 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parity.sides.spark import POSITION, cell_column
+from parity.sides.spark import cell_column
 from parity.values.keyspace import KeySpace
+
+POSITION = "__parity_pos"
 
 LONGS = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 
@@ -15,7 +17,9 @@ def test_spark_cells_match_keyspace(spark, positions, factor, data):
     space = KeySpace.spanning(min(positions), max(positions), factor)
     depth = data.draw(st.integers(0, space.unit_depth()))
     frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
-    found = [(r[0], r[1]) for r in frame.select(POSITION, cell_column(space, depth)).collect()]
+    found = [
+        (r[0], r[1]) for r in frame.select(POSITION, cell_column(POSITION, space, depth)).collect()
+    ]
     assert found == [(p, space.cell_of(p, depth)) for p in positions]
 
 
@@ -26,5 +30,5 @@ def test_unit_cells_of_the_whole_bigint_range_do_not_wrap(spark):
     space = KeySpace.spanning(min(positions), max(positions), 23)
     depth = space.unit_depth()
     frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
-    found = [r[0] for r in frame.select(cell_column(space, depth)).collect()]
+    found = [r[0] for r in frame.select(cell_column(POSITION, space, depth)).collect()]
     assert found == [space.cell_of(p, depth) for p in positions]

@@ -3,20 +3,43 @@ import json
 
 from parity.plan import config_hash, pairs_from_rows
 
+SIDES = ("source", "target")
 
-def side_row(pair, side, config):
-    return {
-        "pair_name": pair,
-        "side": side,
+
+def side_fields(side):
+    fields = {
         "dialect": "spark",
         "connection_env": "",
+        "statement_timeout_seconds": "",
         "relation_name": f"db.{side}",
         "canonical_sql": "select 1",
         "checksum_sql": "sum(1)",
-        "cell_sql": "",
+        "profile_sql": "",
+        "checksums_sql": "",
+        "rows_sql": "",
         "key_names": json.dumps(["id"]),
         "column_names": json.dumps(["a", "b"]),
+        "schema_snapshot": "[]",
+    }
+    return {f"{side}_{name}": value for name, value in fields.items()}
+
+
+def plan_row(pair, config):
+    """One row of parity_plan: the pair's fields, then each side's."""
+    return {
+        "run_id": "run",
+        "pair_name": pair,
+        "algorithm": "joindiff",
+        "key_columns": json.dumps(["__parity_k0"]),
+        "value_columns": json.dumps(["__parity_c0", "__parity_c1"]),
+        "position_column": "__parity_pos",
         "config_json": json.dumps(config),
+        "column_rules": "[]",
+        "schema_findings": "[]",
+        "filters": "{}",
+        "schema_diff": "[]",
+        **side_fields("source"),
+        **side_fields("target"),
     }
 
 
@@ -30,9 +53,7 @@ def test_config_hash_ignores_key_order_and_whitespace():
 
 def test_rows_group_into_pairs_sorted_by_name():
     config = {"algorithm": "auto", "bisection_factor": 32, "bisection_threshold": 16384}
-    rows = [side_row("b", "target", config), side_row("a", "source", config)]
-    rows += [side_row("b", "source", config), side_row("a", "target", config)]
-    pairs = pairs_from_rows(rows)
+    pairs = pairs_from_rows([plan_row("b", config), plan_row("a", config)])
     assert [p.name for p in pairs] == ["a", "b"]
     assert pairs[0].source.relation_name == "db.source" and pairs[0].target.column_names == (
         "a",
@@ -45,8 +66,10 @@ def test_schema_hash_is_the_sha256_of_the_canonical_snapshot():
     config = {"algorithm": "auto", "bisection_factor": 32, "bisection_threshold": 16384}
     snapshot = [{"ordinal": 0, "column_name": "id", "data_type": "bigint", "nullable": False}]
     rows = [
-        {**side_row("p", side, config), "schema_snapshot": json.dumps(snapshot, indent=2)}
-        for side in ("source", "target")
+        {
+            **plan_row("p", config),
+            **{f"{side}_schema_snapshot": json.dumps(snapshot, indent=2) for side in SIDES},
+        }
     ]
     (pair,) = pairs_from_rows(rows)
     canonical = '[{"column_name":"id","data_type":"bigint","nullable":false,"ordinal":0}]'
@@ -57,11 +80,7 @@ def test_rejected_findings_stop_the_pair_and_failing_ones_fail_it():
     config = {"algorithm": "auto", "bisection_factor": 32, "bisection_threshold": 16384}
     finding = {"kind": "column_missing_in_source", "column_name": "x", "fails": False}
     rows = [
-        {
-            **side_row("p", side, config),
-            "schema_findings": json.dumps([{**finding, "rejected": False}]),
-        }
-        for side in ("source", "target")
+        {**plan_row("p", config), "schema_findings": json.dumps([{**finding, "rejected": False}])}
     ]
     (within_tolerance,) = pairs_from_rows(rows)
     assert within_tolerance.schema_compatible and not within_tolerance.schema_failed

@@ -45,7 +45,7 @@ def column_stats(
     masking: Masking,
 ) -> list[tuple[Any, ...]]:
     """One row per compared column, in COLUMN_STATS' layout. ``differences`` are the pair's
-    differences (results.DIFFERENCE); only those of a single column count here. A sensitive
+    differences (presentation.DIFFERENCE); only those of a single column count here. A sensitive
     column gets counts only: its errors and lags would tell how far its values moved."""
     by_column: dict[str, list[tuple[Any, ...]]] = {name: [] for name in column_names}
     for _key, kind, column, source, target, delta, relative in differences:

@@ -17,10 +17,37 @@ import math
 import struct
 from typing import Any
 
+from pyspark.sql import types as T
+
 from parity.values.column_rule import ColumnRule
 from parity.values.masking import Masking
 
 HASH_PREFIX = "sha256:"
+
+# A difference as found: a row, or one value of a row, or a schema finding.
+DIFFERENCE = T.StructType(
+    [
+        T.StructField("key", T.StringType(), True),  # NULL for a schema finding
+        T.StructField("kind", T.StringType(), False),
+        T.StructField("column_name", T.StringType(), True),
+        T.StructField("source_value", T.StringType(), True),
+        T.StructField("target_value", T.StringType(), True),
+        T.StructField("delta", T.StringType(), True),
+        T.StructField("relative_error", T.DoubleType(), True),
+    ]
+)
+
+# A difference as published: readable values, the exact canonical text beside
+# them, and only hashes of what the pair marks sensitive.
+PUBLISHED_DIFFERENCE = T.StructType(
+    [
+        *DIFFERENCE.fields,
+        T.StructField("source_canonical", T.StringType(), True),
+        T.StructField("target_canonical", T.StringType(), True),
+        T.StructField("source_hash", T.StringType(), True),
+        T.StructField("target_hash", T.StringType(), True),
+    ]
+)
 
 
 def present(
@@ -29,8 +56,8 @@ def present(
     rules: tuple[ColumnRule, ...],
     masking: Masking,
 ) -> list[tuple[Any, ...]]:
-    """results.DIFFERENCE rows, each with its readable values, its canonical values and, where
-    masked, the hashes in their place (results.PUBLISHED_DIFFERENCE)."""
+    """DIFFERENCE rows, each with its readable values, its canonical values and, where
+    masked, the hashes in their place (PUBLISHED_DIFFERENCE)."""
     kinds = {rule.column.lower(): rule for rule in rules}
     hidden_key = any(masking.hides(name) for name in key_names)
     published = []

@@ -15,7 +15,6 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from parity.comparison.tolerance import verdict
-from parity.results.drift import COLUMN_STATS
 from parity.values.column_rule import ColumnRule
 from parity.values.rows import KINDS, ROW_KINDS, VALUE_MISMATCH, WITHIN_TOLERANCE, RowDiff
 
@@ -30,80 +29,8 @@ ROW_DIFF_SCHEMA = T.StructType(
     ]
 )
 
-DIFFERENCE = T.StructType(
-    [
-        T.StructField("key", T.StringType(), True),  # NULL for a schema finding
-        T.StructField("kind", T.StringType(), False),
-        T.StructField("column_name", T.StringType(), True),
-        T.StructField("source_value", T.StringType(), True),
-        T.StructField("target_value", T.StringType(), True),
-        T.StructField("delta", T.StringType(), True),
-        T.StructField("relative_error", T.DoubleType(), True),
-    ]
-)
-
-# A difference as published (presentation.py): readable values, the exact canonical text beside
-# them, and only hashes of what the pair marks sensitive.
-PUBLISHED_DIFFERENCE = T.StructType(
-    [
-        *DIFFERENCE.fields,
-        T.StructField("source_canonical", T.StringType(), True),
-        T.StructField("target_canonical", T.StringType(), True),
-        T.StructField("source_hash", T.StringType(), True),
-        T.StructField("target_hash", T.StringType(), True),
-    ]
-)
-
+# The count of each kind of row difference, by its result field (pair_result.PairResult).
 COUNTS = [f"{kind}_rows" for kind in ROW_KINDS]
-
-RESULT_SCHEMA = T.StructType(
-    [
-        # The run whose plan the result was computed from: the only run that may publish it.
-        T.StructField("run_id", T.StringType(), False),
-        T.StructField("pair_name", T.StringType(), False),
-        T.StructField("source_relation", T.StringType(), False),
-        T.StructField("target_relation", T.StringType(), False),
-        T.StructField("algorithm", T.StringType(), False),
-        # NULL, as row_drift_pct, for a pair whose data was not compared (data_compared).
-        T.StructField("source_rows", T.LongType(), True),
-        T.StructField("target_rows", T.LongType(), True),
-        *[T.StructField(name, T.LongType(), False) for name in COUNTS],
-        T.StructField("mismatched_values", T.LongType(), False),
-        T.StructField("within_tolerance_values", T.LongType(), False),
-        T.StructField("differing_rows", T.LongType(), False),
-        T.StructField("schema_findings", T.LongType(), False),
-        T.StructField("row_drift_pct", T.DoubleType(), True),
-        T.StructField("passed", T.BooleanType(), False),
-        T.StructField("halted", T.BooleanType(), False),
-        T.StructField("checksum_passes", T.LongType(), False),
-        T.StructField("segments_checked", T.LongType(), False),
-        T.StructField("rows_moved", T.LongType(), False),
-        T.StructField("source_rows_moved", T.LongType(), False),
-        T.StructField("target_rows_moved", T.LongType(), False),
-        T.StructField("elapsed_seconds", T.DoubleType(), False),
-        T.StructField("config_hash", T.StringType(), False),
-        T.StructField("tolerance_hash", T.StringType(), False),
-        T.StructField("filters", T.StringType(), False),
-        # Schema contracts and key constraints (README); key counts are NULL when no data was
-        # compared.
-        T.StructField("data_compared", T.BooleanType(), False),
-        T.StructField("schema_compatible", T.BooleanType(), False),
-        T.StructField("source_schema_hash", T.StringType(), False),
-        T.StructField("target_schema_hash", T.StringType(), False),
-        T.StructField("source_null_keys", T.LongType(), True),
-        T.StructField("source_duplicate_keys", T.LongType(), True),
-        T.StructField("target_null_keys", T.LongType(), True),
-        T.StructField("target_duplicate_keys", T.LongType(), True),
-        T.StructField("keys_flagged", T.BooleanType(), False),
-        # As planned, kept with the run's results so they are published with them (JSON).
-        T.StructField("source_schema_snapshot", T.StringType(), False),
-        T.StructField("target_schema_snapshot", T.StringType(), False),
-        T.StructField("schema_diff", T.StringType(), False),
-        T.StructField("compatibility", T.StringType(), False),
-        T.StructField("column_stats", T.ArrayType(COLUMN_STATS, False), False),
-        T.StructField("differences", T.ArrayType(PUBLISHED_DIFFERENCE, False), False),
-    ]
-)
 
 # One differing value of a row, or the whole row for a row missing or duplicated.
 CELL = T.StructType(

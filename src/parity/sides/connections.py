@@ -145,7 +145,9 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
         # At least 1 ms: PostgreSQL reads 0 as no limit.
         milliseconds = max(1, round(timeout * 1000))
         options["options"] = f"{own} -c statement_timeout={milliseconds}".strip()
-    connection = psycopg.connect(url, **options)
+    # RawCursor: parameters are PostgreSQL's own $1, $2..., so a `%` in the plan's SQL (a `where`,
+    # a format) stays as written.
+    connection = psycopg.connect(url, cursor_factory=psycopg.RawCursor, **options)
     connection.read_only = True  # every transaction opens with BEGIN READ ONLY
     return connection
 

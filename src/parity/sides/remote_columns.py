@@ -8,19 +8,19 @@ from pyspark.sql import types as T
 from parity.errors import ParityError
 from parity.sides.connections import QueryError, ReadOnlyConnection, connect
 
-# Each engine's columns of one table, in order, as (name, declared type with its precision,
-# whether it may hold NULL).
+# Each engine's columns of one table (its schema and name bound as $1 and $2), in order, as
+# (name, declared type with its precision, whether it may hold NULL).
 CATALOG_SQL = {
     "duckdb": (
         "select column_name, data_type, is_nullable = 'YES' from information_schema.columns"
-        " where table_schema = ? and table_name = ? order by ordinal_position"
+        " where table_schema = $1 and table_name = $2 order by ordinal_position"
     ),
     "postgres": (
         "select a.attname, format_type(a.atttypid, a.atttypmod), not a.attnotnull"
         " from pg_attribute as a"
         " join pg_class as c on a.attrelid = c.oid"
         " join pg_namespace as n on c.relnamespace = n.oid"
-        " where n.nspname = %s and c.relname = %s and a.attnum > 0 and not a.attisdropped"
+        " where n.nspname = $1 and c.relname = $2 and a.attnum > 0 and not a.attisdropped"
         " order by a.attnum"
     ),
 }

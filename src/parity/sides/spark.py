@@ -12,19 +12,9 @@ from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, Profile
 from parity.values.rows import Row
 
-POSITION = "__parity_pos"
-HASH = "__parity_hash"
 LONG_SAFE = 2**62
 # Up to this many cells, a filter lists them; past it, a semi-join (_in_cells).
 LITERAL_CELLS = 4096
-
-
-def key_columns(plan: SidePlan) -> list[str]:
-    return [f"__parity_k{i}" for i in range(len(plan.key_names))]
-
-
-def value_columns(plan: SidePlan) -> list[str]:
-    return [f"__parity_c{i}" for i in range(len(plan.column_names))]
 
 
 class SparkSide:
@@ -36,13 +26,19 @@ class SparkSide:
         self.frame: DataFrame = self.canonical.where(~_null_key(plan))
         self._checksum = F.expr(plan.checksum_sql)
 
+    def __enter__(self) -> SparkSide:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        """Nothing to close: the session outlives the pair."""
+
     def profile(self) -> Profile:
-        keys = key_columns(self.plan)
+        keys = self.plan.key_columns
         per_key = self.canonical.groupBy(*keys).agg(
             F.count(F.lit(1)).alias("rows"),
             self._checksum.alias("total"),
-            F.min(POSITION).alias("low"),
-            F.max(POSITION).alias("high"),
+            F.min(self.plan.position_column).alias("low"),
+            F.max(self.plan.position_column).alias("high"),
         )
         compared = ~_null_key(self.plan)
         row = per_key.agg(
@@ -67,39 +63,41 @@ class SparkSide:
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
     ) -> dict[int, Checksum]:
         grouped = (
-            _in_cells(self.frame, space, parent_depth, parents)
-            .groupBy(cell_column(space, depth).alias("cell"))
+            self._in_cells(space, parent_depth, parents)
+            .groupBy(cell_column(self.plan.position_column, space, depth).alias("cell"))
             .agg(F.count(F.lit(1)).alias("rows"), self._checksum.alias("total"))
         )
         return {r["cell"]: Checksum(r["rows"], int(r["total"])) for r in grouped.collect()}
 
     def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> list[Row]:
-        keys, values = key_columns(self.plan), value_columns(self.plan)
-        selected = _in_cells(self.frame, space, depth, cells).select(*keys, *values).collect()
+        keys, values = self.plan.key_columns, self.plan.value_columns
+        selected = self._in_cells(space, depth, cells).select(*keys, *values).collect()
         return [(tuple(r[k] for k in keys), tuple(r[v] for v in values)) for r in selected]
 
-
-def _in_cells(frame: DataFrame, space: KeySpace, depth: int, indexes: frozenset[int]) -> DataFrame:
-    """The rows of ``frame`` in these cells at ``depth``. A few cells are a literal list; many
-    (a whole level can differ) a broadcast semi-join: a filter of a million literals exhausts
-    the driver's heap before it runs."""
-    if len(indexes) <= LITERAL_CELLS:
-        return frame.where(cell_column(space, depth).isin(sorted(indexes)))
-    wanted = frame.sparkSession.createDataFrame([(i,) for i in sorted(indexes)], "cell bigint")
-    return frame.join(
-        F.broadcast(wanted), cell_column(space, depth).cast("bigint") == wanted["cell"], "left_semi"
-    )
+    def _in_cells(self, space: KeySpace, depth: int, indexes: frozenset[int]) -> DataFrame:
+        """The rows of this side in these cells at ``depth``. A few cells are a literal list; many
+        (a whole level can differ) a broadcast semi-join: a filter of a million literals exhausts
+        the driver's heap before it runs."""
+        cell = cell_column(self.plan.position_column, space, depth)
+        if len(indexes) <= LITERAL_CELLS:
+            return self.frame.where(cell.isin(sorted(indexes)))
+        wanted = self.frame.sparkSession.createDataFrame(
+            [(i,) for i in sorted(indexes)], "cell bigint"
+        )
+        return self.frame.join(
+            F.broadcast(wanted), cell.cast("bigint") == wanted["cell"], "left_semi"
+        )
 
 
 def _null_key(plan: SidePlan) -> Column:
-    return reduce(lambda a, b: a | b, [F.col(k).isNull() for k in key_columns(plan)])
+    return reduce(lambda a, b: a | b, [F.col(k).isNull() for k in plan.key_columns])
 
 
-def cell_column(space: KeySpace, depth: int) -> Column:
+def cell_column(position: str, space: KeySpace, depth: int) -> Column:
     """The cell number at ``depth`` of each row's key position, computed exactly as
     KeySpace.cell_of does: in bigint where that cannot overflow, else in decimal(38, 0)."""
     cells = space.cells(depth)
     if space.scale == 1 and space.width * cells < LONG_SAFE:
-        return F.expr(f"(({POSITION} - {space.low}) * {cells}) div {space.width}")
-    units = f"(cast({POSITION} as decimal(38, 0)) - {space.low}BD) div {space.scale}BD"
+        return F.expr(f"(({position} - {space.low}) * {cells}) div {space.width}")
+    units = f"(cast({position} as decimal(38, 0)) - {space.low}BD) div {space.scale}BD"
     return F.expr(f"(cast({units} as decimal(38, 0)) * {cells}BD) div {space.width}BD")

@@ -1,7 +1,7 @@
-{#- The two plan rows of one pair (source side, target side): introspects both relations,
-    classifies and matches their columns (parity.schema_diff), negotiates their profiles and
-    renders each side's canonical SQL. -#}
-{% macro pair_plan_rows(pair, remote_columns) %}
+{#- The plan row of one pair: introspects both relations, classifies and matches their columns
+    (parity.schema_diff), negotiates their profiles, chooses the algorithm and renders what each
+    side runs. Pair-level fields once; each side's under its `source_` or `target_` prefix. -#}
+{% macro pair_plan(pair, remote_columns) %}
     {%- set where = "parity pair '" ~ pair['name'] ~ "'" -%}
     {%- set locations = {'source': parity.side_location(pair['source']), 'target': parity.side_location(pair['target'])} -%}
     {%- set described = {} -%}
@@ -41,30 +41,51 @@
         {%- endfor -%}
     {%- endif -%}
     {%- set filters = parity.side_filters(where, pair, {'source': dialects[0], 'target': dialects[1]}, window_sides) -%}
-    {%- set rows = [] -%}
+    {%- set aliases = parity.column_aliases(key_count, rules | length) -%}
+    {%- set row = {
+        'pair_name': pair['name'],
+        'algorithm': parity._algorithm(where, pair['algorithm'], dialects),
+        'key_columns': tojson(aliases['keys']),
+        'value_columns': tojson(aliases['values']),
+        'position_column': aliases['position'],
+        'config_json': tojson(pair),
+        'column_rules': tojson(rules),
+        'schema_findings': tojson(findings),
+        'filters': tojson(filters['applied']),
+        'schema_diff': tojson(diff['changes']),
+    } -%}
     {%- for side, location in locations.items() -%}
         {%- set dialect = location['dialect'] -%}
-        {%- do rows.append({
-            'pair_name': pair['name'],
-            'side': side,
-            'dialect': dialect,
-            'connection_env': location['connection_env'] or '',
-            'statement_timeout_seconds': (location.get('statement_timeout_seconds') or '') | string,
-            'relation_name': location['name'],
-            'canonical_sql': parity.side_select(dialect, location['name'], key_count, matched[side], filters[side]),
-            'checksum_sql': parity.segment_checksum(dialect, '__parity_hash'),
-            'cell_sql': '' if dialect == 'spark' else parity.cell_number(dialect),
-            'key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
-            'column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
-            'config_json': tojson(pair),
-            'column_rules': tojson(rules),
-            'schema_findings': tojson(findings),
-            'filters': tojson(filters['applied']),
-            'schema_snapshot': tojson(parity.schema_snapshot(described[side])),
-            'schema_diff': tojson(diff['changes']),
+        {%- set canonical_sql = parity.side_select(dialect, location['name'], key_count, matched[side], filters[side]) -%}
+        {%- set queries = {'profile': '', 'checksums': '', 'rows': ''} if dialect == 'spark'
+            else parity.remote_queries(dialect, canonical_sql, aliases) -%}
+        {%- do row.update({
+            side ~ '_dialect': dialect,
+            side ~ '_connection_env': location['connection_env'] or '',
+            side ~ '_statement_timeout_seconds': (location.get('statement_timeout_seconds') or '') | string,
+            side ~ '_relation_name': location['name'],
+            side ~ '_canonical_sql': canonical_sql,
+            side ~ '_checksum_sql': parity.segment_checksum(dialect, aliases['hash']),
+            side ~ '_profile_sql': queries['profile'],
+            side ~ '_checksums_sql': queries['checksums'],
+            side ~ '_rows_sql': queries['rows'],
+            side ~ '_key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
+            side ~ '_column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
+            side ~ '_schema_snapshot': tojson(parity.schema_snapshot(described[side])),
         }) -%}
     {%- endfor -%}
-    {{ return(rows) }}
+    {{ return(row) }}
+{% endmacro %}
+
+
+{#- The algorithm a pair runs: `auto` is joindiff when both sides are in the Spark session, else
+    hashdiff; joindiff is refused for a side outside it. -#}
+{% macro _algorithm(where, algorithm, dialects) %}
+    {%- set in_session = dialects | reject('equalto', 'spark') | list | length == 0 -%}
+    {%- if algorithm == 'joindiff' and not in_session -%}
+        {{ exceptions.raise_compiler_error(where ~ ": joindiff needs both sides in the Spark session: use hashdiff") }}
+    {%- endif -%}
+    {{ return(algorithm if algorithm != 'auto' else ('joindiff' if in_session else 'hashdiff')) }}
 {% endmacro %}
 
 

@@ -1,0 +1,20 @@
+{#- The names every side's canonical select gives its columns, one home for the macros and (through
+    parity_plan) the Python library: `__parity_k<i>` for the i-th key, `__parity_c<i>` for the
+    i-th compared column, `__parity_t<i>` for its tolerant text when hashed on a grid,
+    `__parity_pos` for the key position and `__parity_hash` for the row hash. -#}
+{% macro column_aliases(key_count, value_count) %}
+    {%- set keys, values = [], [] -%}
+    {%- for index in range(key_count) -%}
+        {%- do keys.append('__parity_k' ~ index) -%}
+    {%- endfor -%}
+    {%- for index in range(value_count) -%}
+        {%- do values.append('__parity_c' ~ index) -%}
+    {%- endfor -%}
+    {{ return({'keys': keys, 'values': values, 'position': '__parity_pos', 'hash': '__parity_hash'}) }}
+{% endmacro %}
+
+
+{#- The alias of the tolerant text of the compared column whose alias is `value_alias`. -#}
+{% macro tolerant_alias(value_alias) %}
+    {{ return(value_alias.replace('__parity_c', '__parity_t')) }}
+{% endmacro %}

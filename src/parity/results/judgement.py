@@ -1,0 +1,141 @@
+"""A pair's result from what its comparison found: its drift, its verdict, its column drift and
+its published differences."""
+
+from __future__ import annotations
+
+from parity.algorithms.hashdiff import HashdiffStats
+from parity.plan import PairPlan, canonical_json
+from parity.results.drift import column_stats
+from parity.results.pair_result import PairResult
+from parity.results.presentation import present
+from parity.results.summary import COUNTS, Findings
+from parity.values.profile import Profile
+from parity.values.rows import VALUE_MISMATCH
+
+# What a pair's column statistics cover (parity_column_drift.coverage).
+COVERAGE = {
+    "joindiff": "every compared row",
+    "hashdiff": "every compared row: those outside the downloaded segments matched by checksum",
+    "hashdiff on the tolerance grid": "every difference beyond tolerance; those within it only in"
+    " the downloaded segments (the others matched by checksums on the tolerance grid)",
+    "halted": "halted: only the differences found before the circuit breaker tripped",
+}
+
+
+def uncompared(pair: PairPlan, elapsed: float) -> PairResult:
+    """The result of a pair whose data was not compared: its schema findings only; its sizes,
+    drift and key counts unknown (NULL)."""
+    nothing = Findings({name: 0 for name in COUNTS}, 0, 0, [])
+    return _result(pair, None, HashdiffStats(), nothing, elapsed, False)
+
+
+def compared(
+    pair: PairPlan,
+    profiles: tuple[Profile, Profile],
+    stats: HashdiffStats,
+    findings: Findings,
+    elapsed: float,
+    keys_flagged: bool,
+) -> PairResult:
+    return _result(pair, profiles, stats, findings, elapsed, keys_flagged)
+
+
+def row_drift_pct(findings: Findings, profiles: tuple[Profile, Profile]) -> float:
+    """Rows missing or extra on either side, as a share of the larger side."""
+    largest = max(p.rows for p in profiles)
+    return round(100.0 * findings.missing_or_extra_rows / largest, 6) if largest else 0.0
+
+
+def passed(pair: PairPlan, findings: Findings, drift: float, halted: bool) -> bool:
+    return (
+        findings.counts[f"{VALUE_MISMATCH}_rows"] == 0
+        and drift <= pair.max_row_drift_pct
+        and not pair.schema_failed
+        and not halted
+    )
+
+
+def _coverage(pair: PairPlan, halted: bool) -> str:
+    if halted:
+        return COVERAGE["halted"]
+    if pair.algorithm == "hashdiff" and pair.gridded_columns:
+        return COVERAGE["hashdiff on the tolerance grid"]
+    return COVERAGE[pair.algorithm]
+
+
+def _result(
+    pair: PairPlan,
+    profiles: tuple[Profile, Profile] | None,
+    stats: HashdiffStats,
+    findings: Findings,
+    elapsed: float,
+    keys_flagged: bool,
+) -> PairResult:
+    schema = [
+        (None, f["kind"], f["column_name"], f["source_type"], f["target_type"], *[None] * 6)
+        for f in pair.schema_findings
+    ]
+    if profiles is None:
+        sizes, drift, key_counts = (None, None), None, [None] * 4
+        stats_of_columns = []
+    else:
+        sizes = tuple(p.rows for p in profiles)
+        drift = row_drift_pct(findings, profiles)
+        key_counts = [count for p in profiles for count in (p.null_keys, p.duplicate_keys)]
+        # Rows present on both sides: each of their values was compared (rows with a NULL key,
+        # left out under enforce_key warn or off, were not).
+        values_compared = profiles[0].checksum.rows - findings.counts["missing_in_target_rows"]
+        values_compared -= findings.counts["duplicate_in_source_rows"]
+        stats_of_columns = column_stats(
+            findings.differences,
+            pair.source.column_names,
+            pair.column_rules,
+            values_compared,
+            _coverage(pair, stats.halted),
+            pair.masking,
+        )
+    source_null_keys, source_duplicate_keys, target_null_keys, target_duplicate_keys = key_counts
+    return PairResult(
+        run_id=pair.run_id,
+        pair_name=pair.name,
+        source_relation=pair.source.relation_name,
+        target_relation=pair.target.relation_name,
+        algorithm=pair.algorithm,
+        source_rows=sizes[0],
+        target_rows=sizes[1],
+        **findings.counts,
+        mismatched_values=findings.mismatched_values,
+        within_tolerance_values=findings.within_tolerance_values,
+        differing_rows=findings.differing_rows,
+        schema_findings=len(schema),
+        row_drift_pct=drift,
+        passed=profiles is not None and passed(pair, findings, drift, stats.halted),
+        halted=stats.halted,
+        checksum_passes=stats.passes,
+        segments_checked=stats.segments_checked,
+        rows_moved=stats.rows_moved,
+        source_rows_moved=stats.source_rows_moved,
+        target_rows_moved=stats.target_rows_moved,
+        elapsed_seconds=elapsed,
+        config_hash=pair.config_hash,
+        tolerance_hash=pair.tolerance_hash,
+        filters=pair.filters,
+        data_compared=profiles is not None,
+        schema_compatible=pair.schema_compatible,
+        source_schema_hash=pair.source.schema_hash,
+        target_schema_hash=pair.target.schema_hash,
+        source_null_keys=source_null_keys,
+        source_duplicate_keys=source_duplicate_keys,
+        target_null_keys=target_null_keys,
+        target_duplicate_keys=target_duplicate_keys,
+        keys_flagged=keys_flagged,
+        source_schema_snapshot=canonical_json(list(pair.source.schema_snapshot)),
+        target_schema_snapshot=canonical_json(list(pair.target.schema_snapshot)),
+        schema_diff=pair.schema_diff,
+        compatibility=pair.config["compatibility"],
+        column_stats=stats_of_columns,
+        differences=present(
+            findings.differences, pair.source.key_names, pair.column_rules, pair.masking
+        )
+        + schema,
+    )
