@@ -11,13 +11,18 @@ export SPARK_CONF_DIR := $(CURDIR)/profiles/spark-conf
 export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 
-.PHONY: demo test lint bench setup java postgres clean
+.PHONY: demo test unit lint bench setup java postgres clean
 
 demo: setup
 	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/dbt build
 
 test: lint postgres
 	$(BIN)/pytest
+
+# The fast lane: the pure-Python and small Spark tests (markers by folder, tests/conftest.py), with
+# no lint, no dbt run and no PostgreSQL.
+unit: setup
+	$(BIN)/pytest -m "unit or spark"
 
 # The demo's models and tests are linted from demo/: demo/.sqlfluff points the dbt templater at the demo
 # project, on top of the settings of ./.sqlfluff.

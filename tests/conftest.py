@@ -13,10 +13,26 @@ from pyspark.sql import SparkSession
 from parity.embedded import embedded_session
 
 REPO = Path(__file__).resolve().parents[1]
+TESTS = REPO / "tests"
+
+# The lanes (markers, registered in pyproject.toml) by folder: `make unit` runs unit and spark.
+LANES = ("unit", "spark", "integration")
 
 # The zone of the machine's clock, and so the session's: not UTC, and with DST. Canonical
 # timestamps must not depend on it.
 SESSION_TIME_ZONE = "America/New_York"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks each test with the lane of its folder, unless it names its lane itself: a test under
+    tests/integration that runs no dbt command and needs no PostgreSQL is marked `unit`. A test
+    anywhere else goes with the integration tests, so the fast lane never grows by accident."""
+    for item in items:
+        if any(item.get_closest_marker(lane) for lane in LANES):
+            continue
+        folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
+        item.add_marker(folder if folder in LANES else "integration")
 
 
 @pytest.fixture(scope="session")

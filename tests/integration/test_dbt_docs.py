@@ -170,10 +170,12 @@ def manifest_of(model: dict[str, Any], macro: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.unit
 def test_checker_finds_nothing_missing_when_all_is_described():
     assert missing_docs(manifest_of({}, {}), "pkg", PRODUCED) == []
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     ("model", "macro", "produced", "gap"),
     [
@@ -206,6 +208,7 @@ def test_checker_reports_each_gap(model, macro, produced, gap):
     assert missing_docs(manifest_of(model, macro), "pkg", produced) == [gap]
 
 
+@pytest.mark.unit
 def test_checker_reports_an_undescribed_analysis():
     manifest = manifest_of({}, {})
     manifest["nodes"]["analysis.pkg.report"] = {
@@ -220,6 +223,7 @@ def test_checker_reports_an_undescribed_analysis():
     assert missing_docs(manifest, "pkg", PRODUCED) == [gap]
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     ("argument", "gap"),
     [
@@ -238,6 +242,7 @@ def test_checker_reports_each_argument_gap(argument, gap):
     ]
 
 
+@pytest.mark.unit
 def test_checker_reads_signatures_and_select_columns():
     assert macro_arguments("{% macro m(a, b=[], c={}) %}{% endmacro %}") == ["a", "b", "c"]
     assert macro_arguments("{% test t(model, x) %}select 1{% endtest %}") == ["model", "x"]
@@ -301,6 +306,7 @@ def test_lineage_runs_from_compared_relations_through_the_plan_to_every_result(d
     assert not gaps, "\n".join(gaps)
 
 
+@pytest.mark.unit
 def test_lineage_gaps_are_reported():
     """A hand-made graph where the plan misses the target and a result skips the plan."""
     names = [(PACKAGE, name) for name in ("parity_plan", *RESULT_MODELS)] + [

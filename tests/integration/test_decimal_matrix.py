@@ -11,6 +11,7 @@ from parity.plan import pairs_from_rows
 from parity.reference import canonical_text
 from tests.integration import decimal_matrix as matrix
 from tests.integration.remote_tables import reconcile
+from tests.integration.run_results import by_pair
 from tests.integration.side_rows import canonical_rows
 
 LAKE = {"source": ["decimals_lake", matrix.TABLE]}
@@ -53,12 +54,7 @@ def reconciled(scratch, spark, postgres_url, tmp_path_factory):
     scratch.write("models/decimal_sources.yml", matrix.SOURCES)
     pairs = [{"key": "id", "bisection_threshold": 2, **pair} for pair in PAIRS]
     assert reconcile(scratch, pairs).success
-    summaries = {
-        row["pair_name"]: row for row in spark.table(f"{scratch.schema}.parity_summary").collect()
-    }
-    differences = {}
-    for row in spark.table(f"{scratch.schema}.parity_differences").collect():
-        differences.setdefault(row["pair_name"], []).append(row.asDict())
+    summaries, differences = by_pair(spark, scratch.schema)
     plans = pairs_from_rows(
         [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
     )

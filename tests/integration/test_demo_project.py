@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
 from sqlfluff.core import FluffConfig
 
 from parity.plan import config_hash, pairs_from_rows
@@ -165,6 +166,7 @@ def test_error_threshold_fails_the_test_and_identical_pair_passes(demo):
     assert [s for n, s in statuses.items() if "orders_copy" in n] == ["pass"]
 
 
+@pytest.mark.unit
 def test_lint_templates_the_demo_models_with_the_demo_project(monkeypatch):
     # As `make lint` runs it: from demo/, so the dbt templater compiles the demo, not the package
     # (sqlfluff skips a model it cannot find in the project, with a warning and no failure).

@@ -11,6 +11,7 @@ import pytest
 
 from tests.integration.remote_tables import migration_pair as pair
 from tests.integration.remote_tables import reconcile
+from tests.integration.run_results import by_pair, finding
 
 PLANTED_BELOW_1000 = {
     ("17", "missing_in_target", None),
@@ -59,15 +60,7 @@ def reconciled(scratch, spark, remote_legacy):
         pair("recent", time_window={"column": "ordered_at", "max_age": f"{AGE_DAYS} days"}),
     ]
     assert reconcile(scratch, pairs).success
-    summaries = {
-        r["pair_name"]: r for r in spark.table(f"{scratch.schema}.parity_summary").collect()
-    }
-    differences = {}
-    for row in spark.table(f"{scratch.schema}.parity_differences").collect():
-        differences.setdefault(row["pair_name"], set()).add(
-            (row["key"], row["kind"], row["column_name"])
-        )
-    return summaries, differences
+    return by_pair(spark, scratch.schema, finding, set)
 
 
 @pytest.mark.parametrize("name", ["below_1000_joindiff", "below_1000_hashdiff", "per_side"])

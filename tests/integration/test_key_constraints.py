@@ -13,6 +13,7 @@ import yaml
 
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import DUCKDB_ENV, POSTGRES_ENV, reconcile
+from tests.integration.run_results import by_pair
 
 SOURCES_FILE = "models/key_sources.yml"
 TABLE = "orders_key_problems"
@@ -121,13 +122,8 @@ def keyed(scratch, spark, remote_legacy):
     scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
     result = reconcile(scratch, PAIRS)
     assert result.success, error_text(result)
-    differences: dict[str, Counter] = {}
-    for row in spark.table(f"{schema}.parity_differences").collect():
-        differences.setdefault(row["pair_name"], Counter())[row["key"], row["kind"]] += 1
-    yield {
-        "summary": {r["pair_name"]: r for r in spark.table(f"{schema}.parity_summary").collect()},
-        "differences": differences,
-    }
+    summary, differences = by_pair(spark, schema, lambda r: (r["key"], r["kind"]), Counter)
+    yield {"summary": summary, "differences": differences}
     (scratch.path / SOURCES_FILE).unlink()
 
 

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from dbt_parity.metastore_in_use import in_use
 from tests.conftest import REPO
 
@@ -43,6 +45,7 @@ def started(command: list[str], cwd: Path, ready: str) -> subprocess.Popen:
     return process
 
 
+@pytest.mark.unit
 def test_a_lock_held_by_another_process_is_seen(tmp_path):
     assert not in_use(tmp_path / "no_metastore")
     (tmp_path / "dbex.lck").write_bytes(b"")

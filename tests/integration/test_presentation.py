@@ -51,6 +51,7 @@ def test_values_read_as_a_person_would_write_them(published):
     assert row["is_gift"] in ("true", "false") and not row["discount"].startswith("0x")
 
 
+@pytest.mark.unit
 def test_shortest_float_reads_back_as_the_same_value():
     assert shortest_float(0.1) == "0.1"
     assert shortest_float(float.fromhex("0x1.99999a0000000p-4"), 32) == "0.1"  # float32 0.1

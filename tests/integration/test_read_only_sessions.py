@@ -83,6 +83,7 @@ def test_a_query_changes_no_setting_of_the_next(postgres_url, monkeypatch):
         connection.close()
 
 
+@pytest.mark.unit
 def test_duckdb_runs_one_select_and_writes_nothing(tmp_path, monkeypatch):
     path = tmp_path / "legacy.duckdb"
     with duckdb.connect(str(path)) as writer:
@@ -179,6 +180,7 @@ def test_the_password_appears_in_no_plan_result_or_log(scratch, spark, remote_le
     assert password not in (scratch.path / "logs" / "dbt.log").read_text()
 
 
+@pytest.mark.unit
 def test_a_missing_driver_names_the_package_and_the_extra(monkeypatch):
     monkeypatch.setenv("PARITY_TEST_SESSION", "postgresql://reader@127.0.0.1/db")
     monkeypatch.setitem(sys.modules, "psycopg", None)

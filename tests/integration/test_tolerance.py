@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.integration.remote_tables import reconcile
+from tests.integration.run_results import by_pair
 
 # 2^60: a bigint whose +1 a trip through double would lose.
 SERIAL = 2**60
@@ -205,12 +206,7 @@ def reconciled(scratch, spark, remote_legacy):
         ),
     ]
     assert reconcile(scratch, pairs).success
-    summaries = {
-        r["pair_name"]: r for r in spark.table(f"{scratch.schema}.parity_summary").collect()
-    }
-    differences = {}
-    for row in spark.table(f"{scratch.schema}.parity_differences").collect():
-        differences.setdefault(row["pair_name"], []).append(row.asDict())
+    summaries, differences = by_pair(spark, scratch.schema)
     run_id = summaries["tol_joindiff"]["run_id"]
     drift = {
         (r["pair_name"], r["column_name"]): r.asDict()

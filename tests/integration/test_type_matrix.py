@@ -10,6 +10,7 @@ from parity.plan import pairs_from_rows
 from parity.reference import canonical_text, hash_grid, tolerant_text
 from tests.integration import type_matrix as matrix
 from tests.integration.remote_tables import reconcile
+from tests.integration.run_results import by_pair, finding
 from tests.integration.side_rows import canonical_rows
 
 LAKE = {"source": ["matrix_lake", matrix.TABLE]}
@@ -80,14 +81,7 @@ def reconciled(scratch, spark, postgres_url, tmp_path_factory):
         compound
     ]
     assert reconcile(scratch, pairs).success
-    summaries = {
-        row["pair_name"]: row for row in spark.table(f"{scratch.schema}.parity_summary").collect()
-    }
-    differences = {}
-    for row in spark.table(f"{scratch.schema}.parity_differences").collect():
-        differences.setdefault(row["pair_name"], set()).add(
-            (row["key"], row["kind"], row["column_name"])
-        )
+    summaries, differences = by_pair(spark, scratch.schema, finding, set)
     plans = pairs_from_rows(
         [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
     )
