@@ -2,8 +2,3 @@
 {% macro quote_identifier(dialect, name) %}
     {{ return(parity._dialect_macro('quote_identifier', dialect)(name)) }}
 {% endmacro %}
-
-
-{% macro _double_quoted(name) %}
-    {{ return('"' ~ (name | string).replace('"', '""') ~ '"') }}
-{% endmacro %}

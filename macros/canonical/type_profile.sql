@@ -13,18 +13,18 @@
     `rounding`, how the engine stores a finer timestamp in a coarser column. Nested types match
     by their leading name (array<int> is an array). -#}
 {% macro _profile_by_name(data_type, names_by_kind, traits) %}
-    {%- set name = modules.re.sub('\\([^)]*\\)', '', data_type) | trim -%}
-    {%- set leading = modules.re.split('[<(\\[ ]', name)[0] -%}
-    {%- for kind, names in names_by_kind.items() if name in names or (kind == 'nested' and leading in names) -%}
+    {%- set type_text = parity._type_text(data_type) -%}
+    {%- set name, declared = type_text['name'], type_text['numbers'] -%}
+    {%- for kind, names in names_by_kind.items() if name in names or (kind == 'nested' and type_text['leading'] in names) -%}
         {%- if kind == 'decimal' -%}
-            {{ return({'kind': 'decimal', 'scale': parity._declared_scale(data_type, traits['default_scale'])}) }}
+            {#- decimal(p) has scale 0; a decimal declaring nothing, the dialect's default. -#}
+            {{ return({'kind': 'decimal', 'scale': traits['default_scale'] if declared[0] is none else (declared[1] or 0)}) }}
         {%- elif kind in ['float32', 'float64'] -%}
             {{ return({'kind': 'float', 'bits': 32 if kind == 'float32' else 64}) }}
         {%- elif kind in ['string', 'char'] -%}
             {{ return({'kind': 'string', 'padded': kind == 'char'}) }}
         {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
-            {%- set declared = modules.re.search('\\((\\d+)\\)', data_type) -%}
-            {%- set digits = (declared.group(1) | int) if declared else traits.get('digits_by_name', {}).get(name, traits['timestamp_digits']) -%}
+            {%- set digits = declared[0] if declared[0] is not none else traits.get('digits_by_name', {}).get(name, traits['timestamp_digits']) -%}
             {{ return({'kind': kind, 'digits': [digits, 6] | min, 'rounding': traits['rounding']}) }}
         {%- endif -%}
         {{ return({'kind': kind}) }}
@@ -32,12 +32,3 @@
     {{ return({'kind': 'unsupported'}) }}
 {% endmacro %}
 
-
-{#- The scale of `decimal(p, s)`, or the dialect's default scale when the type names none. -#}
-{% macro _declared_scale(data_type, default_scale) %}
-    {%- if '(' not in data_type -%}
-        {{ return(default_scale) }}
-    {%- endif -%}
-    {%- set arguments = data_type.split('(')[1].rstrip(')').split(',') -%}
-    {{ return((arguments[1] | trim | int) if arguments | length > 1 else 0) }}
-{% endmacro %}

@@ -1,5 +1,6 @@
-{#- BigQuery: types by kind, canonical values, row hash, checksum, key position, cell number,
-    identifiers. Rendered only: parity does not connect to BigQuery yet. -#}
+{#- BigQuery: what it renders unlike the defaults (default.sql): types by kind, canonical
+    values, row hash, checksum, key position, cell number, identifiers. Rendered only: parity
+    does not connect to BigQuery yet. -#}
 
 {#- Names as INFORMATION_SCHEMA.COLUMNS spells them (INT64, NUMERIC(12, 2), BIGNUMERIC), aliases
     such as INTEGER and DECIMAL resolved. An unparameterized NUMERIC has scale 9, a BIGNUMERIC 38.
@@ -42,8 +43,6 @@
             ~ " when " ~ value ~ " = 0 then '0'"
             ~ " else " ~ parity._bigquery_hex_float(value) ~ " end"
         ) }}
-    {%- elif kind == 'boolean' -%}
-        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
     {%- elif kind == 'boolean_text' -%}
         {{ return(parity._boolean_text('cast(' ~ expression ~ ' as string)')) }}
     {%- elif kind == 'string' -%}
@@ -61,7 +60,7 @@
     {%- elif kind == 'binary' -%}
         {{ return('to_hex(' ~ expression ~ ')') }}
     {%- endif -%}
-    {{ exceptions.raise_compiler_error("parity: bigquery cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+    {{ return(none) }}
 {% endmacro %}
 
 
@@ -112,14 +111,4 @@
 {#- Backticks, with a backslash before any backslash or backtick in the name. -#}
 {% macro bigquery__quote_identifier(name) %}
     {{ return('`' ~ (name | string).replace('\\', '\\\\').replace('`', '\\`') ~ '`') }}
-{% endmacro %}
-
-
-{% macro bigquery__trim_spaces(text) %}
-    {{ return("trim(" ~ text ~ ", ' ')") }}
-{% endmacro %}
-
-
-{% macro bigquery__ascii_lower(text) %}
-    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}

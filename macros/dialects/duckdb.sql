@@ -1,5 +1,6 @@
-{#- DuckDB: types by kind (information_schema spelling: INTEGER, DECIMAL(12,2), TIMESTAMP WITH
-    TIME ZONE...), canonical values, row hash, checksum, key position, cell number, identifiers. -#}
+{#- DuckDB: what it renders unlike the defaults (default.sql): types by kind (information_schema
+    spelling: INTEGER, DECIMAL(12,2), TIMESTAMP WITH TIME ZONE...), canonical values, row hash,
+    key position, cell number, query parameters, time literals. -#}
 
 {#- A finer timestamp cast to a coarser one (TIMESTAMP_MS, TIMESTAMP_S) rounds half away from
     zero around 1970-01-01. -#}
@@ -33,8 +34,6 @@
         {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as float) as double)' -%}
         {%- set value = parity._float_grid(value, profile, 'double') -%}
         {{ return(parity._float_text(value, "'NaN'::double", "'Infinity'::double", "printf('%.13a', " ~ value ~ ")")) }}
-    {%- elif kind == 'boolean' -%}
-        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
     {%- elif kind == 'boolean_text' -%}
         {{ return(parity._boolean_text('cast(' ~ expression ~ ' as varchar)')) }}
     {%- elif kind == 'uuid' -%}
@@ -48,18 +47,13 @@
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}
     {%- endif -%}
-    {{ exceptions.raise_compiler_error("parity: duckdb cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+    {{ return(none) }}
 {% endmacro %}
 
 
 {% macro duckdb__row_hash(canonical_expressions) %}
     {%- set row = parity._row_string(canonical_expressions, 'length', 'varchar') -%}
     {{ return("cast(('0x' || substring(md5(" ~ row ~ "), 18, 15)) as bigint)") }}
-{% endmacro %}
-
-
-{% macro duckdb__segment_checksum(row_hash_column) %}
-    {{ return('sum(cast(' ~ row_hash_column ~ ' as decimal(38, 0)))') }}
 {% endmacro %}
 
 
@@ -84,21 +78,6 @@
 {% endmacro %}
 
 
-{% macro duckdb__quote_identifier(name) %}
-    {{ return(parity._double_quoted(name)) }}
-{% endmacro %}
-
-
 {% macro duckdb__timestamp_literal(utc_text, kind) %}
-    {{ return(parity.postgres__timestamp_literal(utc_text, kind)) }}
-{% endmacro %}
-
-
-{% macro duckdb__trim_spaces(text) %}
-    {{ return("trim(" ~ text ~ ", ' ')") }}
-{% endmacro %}
-
-
-{% macro duckdb__ascii_lower(text) %}
-    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
+    {{ return(parity.timestamp_literal('postgres', utc_text, kind)) }}
 {% endmacro %}

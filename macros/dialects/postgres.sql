@@ -1,5 +1,6 @@
-{#- PostgreSQL: types by kind (format_type() spelling: integer, numeric(12,2), timestamp(3) with
-    time zone...), canonical values, row hash, checksum, key position, cell number, identifiers. -#}
+{#- PostgreSQL: what it renders unlike the defaults (default.sql): types by kind (format_type()
+    spelling: integer, numeric(12,2), timestamp(3) with time zone...), canonical values, row
+    hash, checksum, key position, cell number, query parameters, time literals, trimming. -#}
 
 {#- An unconstrained numeric holds any scale, so the other side's decides (scale 38). A finer
     timestamp stored in a coarser column rounds half away from zero around 2000-01-01, the
@@ -34,8 +35,6 @@
         {%- set value = 'cast(' ~ expression ~ ' as double precision)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as real) as double precision)' -%}
         {%- set value = parity._float_grid(value, profile, 'double precision') -%}
         {{ return(parity._float_text(value, "'NaN'::double precision", "'Infinity'::double precision", parity._postgres_hex_float(value))) }}
-    {%- elif kind == 'boolean' -%}
-        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
     {%- elif kind == 'boolean_text' -%}
         {{ return(parity._boolean_text('cast(' ~ expression ~ ' as text)')) }}
     {%- elif kind == 'uuid' -%}
@@ -52,7 +51,7 @@
     {%- elif kind in ['json', 'json_text'] -%}
         {{ return(parity._postgres_json_text('cast(' ~ expression ~ ' as jsonb)', 4)) }}
     {%- endif -%}
-    {{ exceptions.raise_compiler_error("parity: postgres cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+    {{ return(none) }}
 {% endmacro %}
 
 
@@ -132,11 +131,6 @@
 {% endmacro %}
 
 
-{% macro postgres__quote_identifier(name) %}
-    {{ return(parity._double_quoted(name)) }}
-{% endmacro %}
-
-
 {% macro postgres__timestamp_literal(utc_text, kind) %}
     {%- if kind == 'date' -%}
         {{ return("date '" ~ utc_text[:10] ~ "'") }}
@@ -147,9 +141,4 @@
 
 {% macro postgres__trim_spaces(text) %}
     {{ return("btrim(" ~ text ~ ", ' ')") }}
-{% endmacro %}
-
-
-{% macro postgres__ascii_lower(text) %}
-    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}

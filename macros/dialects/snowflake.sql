@@ -1,5 +1,6 @@
-{#- Snowflake: types by kind, canonical values, row hash, checksum, key position, cell number,
-    identifiers. Rendered only: parity does not connect to Snowflake yet. -#}
+{#- Snowflake: what it renders unlike the defaults (default.sql): types by kind, canonical
+    values, row hash, checksum, key position, cell number. Rendered only: parity does not
+    connect to Snowflake yet. -#}
 
 {#- Names as information_schema.columns spells them (NUMBER, TEXT, TIMESTAMP_NTZ; SHOW COLUMNS
     says VARCHAR), with precision and scale appended: NUMBER(38,0), TIMESTAMP_NTZ(9). Every
@@ -38,8 +39,6 @@
         {%- set value = 'cast(' ~ expression ~ ' as float)' -%}
         {%- set value = parity._float_grid(value, profile, 'float') -%}
         {{ return(parity._float_text(value, "cast('NaN' as float)", "cast('inf' as float)", parity._snowflake_hex_float(value))) }}
-    {%- elif kind == 'boolean' -%}
-        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
     {%- elif kind == 'boolean_text' -%}
         {{ return(parity._boolean_text('cast(' ~ expression ~ ' as varchar)')) }}
     {%- elif kind == 'string' -%}
@@ -58,7 +57,7 @@
     {%- elif kind == 'binary' -%}
         {{ return('hex_encode(' ~ expression ~ ', 0)') }}
     {%- endif -%}
-    {{ exceptions.raise_compiler_error("parity: snowflake cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+    {{ return(none) }}
 {% endmacro %}
 
 
@@ -106,19 +105,4 @@
     {%- set unit = 'cast((' ~ units ~ ' - mod(' ~ units ~ ', ' ~ scale ~ ')) / ' ~ scale ~ ' as number(38, 0))' -%}
     {%- set product = '(' ~ unit ~ ' * ' ~ cells ~ ')' -%}
     {{ return('cast((' ~ product ~ ' - mod(' ~ product ~ ', ' ~ width ~ ')) / ' ~ width ~ ' as number(38, 0))') }}
-{% endmacro %}
-
-
-{% macro snowflake__quote_identifier(name) %}
-    {{ return(parity._double_quoted(name)) }}
-{% endmacro %}
-
-
-{% macro snowflake__trim_spaces(text) %}
-    {{ return("trim(" ~ text ~ ", ' ')") }}
-{% endmacro %}
-
-
-{% macro snowflake__ascii_lower(text) %}
-    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}

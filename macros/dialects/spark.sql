@@ -1,5 +1,6 @@
-{#- Spark (and Databricks): types by kind, canonical values, row hash, checksum, key position and
-    identifiers. Cell numbers are computed by the DataFrame API (src/parity/sides/spark.py). -#}
+{#- Spark (and Databricks): what it renders unlike the defaults (default.sql): types by kind,
+    canonical values, row hash, key position, identifiers, time literals, trimming. Cell numbers
+    are computed by the DataFrame API (src/parity/sides/spark.py). -#}
 
 {% macro spark__type_profile(data_type) %}
     {{ return(parity._profile_by_name(data_type, {
@@ -35,8 +36,6 @@
         {%- set java_hex = "format_string('%.13a', " ~ value ~ ")" -%}
         {{ return(parity._float_text(value, "double('NaN')", "double('Infinity')",
             "case when instr(" ~ java_hex ~ ", 'p-') > 0 then " ~ java_hex ~ " else replace(" ~ java_hex ~ ", 'p', 'p+') end")) }}
-    {%- elif kind == 'boolean' -%}
-        {{ return("case when " ~ expression ~ " then '1' when not " ~ expression ~ " then '0' end") }}
     {%- elif kind == 'boolean_text' -%}
         {{ return(parity._boolean_text('cast(' ~ expression ~ ' as string)')) }}
     {%- elif kind == 'string' -%}
@@ -58,7 +57,7 @@
     {%- elif kind == 'json_text' -%}
         {{ return('to_json(parse_json(' ~ expression ~ '))') }}
     {%- endif -%}
-    {{ exceptions.raise_compiler_error("parity: spark cannot canonicalize a value of kind '" ~ kind ~ "'") }}
+    {{ return(none) }}
 {% endmacro %}
 
 
@@ -90,11 +89,6 @@
 {% endmacro %}
 
 
-{% macro spark__segment_checksum(row_hash_column) %}
-    {{ return('sum(cast(' ~ row_hash_column ~ ' as decimal(38, 0)))') }}
-{% endmacro %}
-
-
 {% macro spark__key_position(expression) %}
     {{ return('cast(' ~ expression ~ ' as bigint)') }}
 {% endmacro %}
@@ -117,9 +111,4 @@
 
 {% macro spark__trim_spaces(text) %}
     {{ return("btrim(" ~ text ~ ", ' ')") }}
-{% endmacro %}
-
-
-{% macro spark__ascii_lower(text) %}
-    {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}

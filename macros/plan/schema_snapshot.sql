@@ -6,7 +6,7 @@
     {%- set snapshot = [] -%}
     {%- for column in described -%}
         {%- set kind = column['profile']['kind'] -%}
-        {%- set declared = parity._declared_numbers(column['data_type']) -%}
+        {%- set declared = parity._type_text(column['data_type'])['numbers'] -%}
         {%- do snapshot.append({
             'ordinal': loop.index0,
             'column_name': column['name'],

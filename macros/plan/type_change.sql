@@ -31,12 +31,12 @@
         {{ return(wide['profile']['digits'] >= narrow['profile']['digits']) }}
     {%- elif kinds[0] == 'string' and kinds[1] in ['string', 'boolean', 'uuid', 'json', 'nested'] -%}
         {#- As text, a boolean takes at most 5 characters (false), a UUID 36. -#}
-        {%- set room = parity._declared_numbers(wide['data_type'])[0] -%}
-        {%- set needed = parity._declared_numbers(narrow['data_type'])[0] if kinds[1] == 'string' else {'boolean': 5, 'uuid': 36}.get(kinds[1]) -%}
+        {%- set room = parity._type_text(wide['data_type'])['numbers'][0] -%}
+        {%- set needed = parity._type_text(narrow['data_type'])['numbers'][0] if kinds[1] == 'string' else {'boolean': 5, 'uuid': 36}.get(kinds[1]) -%}
         {{ return(room is none or (needed is not none and needed <= room)) }}
     {%- elif kinds == ['nested', 'nested'] -%}
         {#- The same container (struct, array or map); their fields are compared one by one. -#}
-        {{ return(parity._leading_name(wide['data_type']) == parity._leading_name(narrow['data_type'])) }}
+        {{ return(parity._type_text(wide['data_type'])['leading'] == parity._type_text(narrow['data_type'])['leading']) }}
     {%- endif -%}
     {{ return((kinds[0] == kinds[1] and kinds[0] in ['boolean', 'uuid', 'date', 'binary', 'json'])
         or kinds in [['integer', 'boolean'], ['json', 'nested']]) }}
@@ -46,7 +46,7 @@
 {#- The integer part's bounds and the scale of a numeric type; none where unbounded (an
     unconstrained PostgreSQL numeric). -#}
 {% macro _value_range(column) %}
-    {%- set declared = parity._declared_numbers(column['data_type']) -%}
+    {%- set declared = parity._type_text(column['data_type'])['numbers'] -%}
     {%- if column['profile']['kind'] == 'decimal' -%}
         {%- if declared[0] is none -%}
             {{ return({'low': none, 'high': none, 'scale': none}) }}
@@ -54,7 +54,7 @@
         {%- set scale = declared[1] or 0 -%}
         {{ return({'low': 1 - 10 ** (declared[0] - scale), 'high': 10 ** (declared[0] - scale) - 1, 'scale': scale}) }}
     {%- endif -%}
-    {%- set name = parity._leading_name(column['data_type']) -%}
+    {%- set name = parity._type_text(column['data_type'])['leading'] -%}
     {#- DuckDB spells unsigned integers utinyint...uhugeint, MySQL `int unsigned`. -#}
     {%- set duckdb_unsigned = name in ['utinyint', 'usmallint', 'uinteger', 'ubigint', 'uhugeint'] -%}
     {%- set unsigned = duckdb_unsigned or (column['data_type'] | lower | trim).endswith(' unsigned') -%}
@@ -80,20 +80,3 @@
     {{ return(scale and high and low) }}
 {% endmacro %}
 
-
-{#- The numbers a type declares in parentheses, [first, second], none where absent:
-    decimal(12,2) gives [12, 2], varchar(20) [20, none], text [none, none]. -#}
-{% macro _declared_numbers(data_type) %}
-    {%- set declared = modules.re.search('\\(\\s*(\\d+)\\s*(?:,\\s*(\\d+)\\s*)?\\)', data_type) -%}
-    {%- if not declared -%}
-        {{ return([none, none]) }}
-    {%- endif -%}
-    {{ return([declared.group(1) | int, none if declared.group(2) is none else declared.group(2) | int]) }}
-{% endmacro %}
-
-
-{#- The type's name before any precision, element type or modifier: `array` of array<int>,
-    `decimal` of decimal(12,2), `character` of character varying(20). -#}
-{% macro _leading_name(data_type) %}
-    {{ return(modules.re.split('[<(\\[ ]', data_type | lower | trim)[0]) }}
-{% endmacro %}

@@ -57,7 +57,7 @@ class PairPlan:
     # `auto` resolved: joindiff for two sides in the Spark session, else hashdiff.
     algorithm: str
     # Schema findings: {kind, column_name, source_type, target_type, fails, rejected}
-    # (macros/plan/schema_compatibility.sql).
+    # (macros/plan/schema_findings.sql).
     schema_findings: tuple[dict[str, Any], ...] = ()
     # Per compared column, in order: its kind and resolved tolerance.
     column_rules: tuple[ColumnRule, ...] = ()
