@@ -10,6 +10,7 @@ the layers before it, so a change to one layer never reaches back into the ones 
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 import pytest
 
@@ -23,7 +24,10 @@ ENTRY_POINTS = {"reference", "embedded", "predicates"}
 
 
 def layer(module: str) -> int:
-    """The position of a module (``parity.sides.sql``) in the flow; the base is below it."""
+    """The position of a module (``parity.sides.sql``) in the flow; the base is below it, the
+    package root (whose import reaches everything) above it."""
+    if module == "parity":
+        return len(FLOW) + 1
     name = module.split(".")[1]
     if name in BASE:
         return -1
@@ -32,23 +36,47 @@ def layer(module: str) -> int:
     return FLOW.index(name)
 
 
-def modules() -> dict[str, set[str]]:
-    """Each library module and the parity modules it imports."""
+def imports_of(module: str, source: str, is_package: bool = False) -> set[str]:
+    """The parity modules ``source`` (the text of ``module``) imports, however it spells them:
+    ``import parity.x``, ``from parity.x import y``, ``from parity import x`` (x may be a module)
+    and relative imports."""
+    package = module if is_package else module.rpartition(".")[0]
+    imported = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            imported |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            # Each name is a module of its own, or a name of the module it comes from.
+            for alias in node.names:
+                dotted = f"{base}.{alias.name}"
+                imported.add(dotted if dotted in MODULES else base)
+    return {name for name in imported if name in MODULES}
+
+
+def _module_names() -> dict[str, tuple[str, bool]]:
+    """Each library module's dotted name: its path and whether it is a package."""
     found = {}
     for path in sorted(LIBRARY.rglob("*.py")):
-        name = ".".join(path.relative_to(LIBRARY.parent).with_suffix("").parts)
-        if name.endswith(".__init__"):
-            name = name.removesuffix(".__init__")
-        if name == "parity":
-            continue
-        imported = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("parity."):
-                imported.add(node.module)
-            elif isinstance(node, ast.Import):
-                imported |= {a.name for a in node.names if a.name.startswith("parity.")}
-        found[name] = imported
+        parts = path.relative_to(LIBRARY.parent).with_suffix("").parts
+        is_package = parts[-1] == "__init__"
+        found[".".join(parts[:-1] if is_package else parts)] = (str(path), is_package)
     return found
+
+
+MODULES = _module_names()
+
+
+def modules() -> dict[str, set[str]]:
+    """Each library module (but the package root) and the parity modules it imports."""
+    return {
+        name: imports_of(name, Path(path).read_text(), is_package)
+        for name, (path, is_package) in MODULES.items()
+        if name != "parity"
+    }
 
 
 def test_every_module_has_a_place_in_the_flow():
@@ -65,3 +93,39 @@ def test_imports_run_one_way(module):
 def test_the_runtime_never_imports_the_oracle():
     leaning = sorted(name for name, imported in modules().items() if "parity.reference" in imported)
     assert not leaning
+
+
+def test_the_base_and_the_values_import_nothing_of_parity():
+    leaning = {
+        name: imported
+        for name, imported in modules().items()
+        if imported and (name.split(".")[1] in BASE or name.startswith("parity.values"))
+    }
+    assert not leaning
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from parity.results.summary import Findings",
+        "import parity.results.summary",
+        "from parity import results",
+        "from parity import reconcile",
+        "from ..results import summary",
+        "from ..results.summary import Findings",
+        "from .. import reconcile",
+        "from parity import *",
+    ],
+)
+def test_a_later_module_is_seen_however_it_is_imported(source):
+    imported = imports_of("parity.sides.spark", source)
+    assert imported and any(layer(m) > layer("parity.sides.spark") for m in imported)
+
+
+def test_an_earlier_or_same_layer_import_passes():
+    source = "from parity.values.rows import Row\nfrom .side import Side\nfrom parity import errors"
+    assert imports_of("parity.sides.spark", source) == {
+        "parity.values.rows",
+        "parity.sides.side",
+        "parity.errors",
+    }

@@ -7,50 +7,52 @@ only non-zero errors. Compared values are the rows present on both sides.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
-from pyspark.sql import types as T
-
+from parity.results.summary import Difference
 from parity.values.column_rule import ColumnRule
 from parity.values.masking import Masking
 from parity.values.rows import VALUE_MISMATCH, WITHIN_TOLERANCE
 
-COLUMN_STATS = T.StructType(
-    [
-        T.StructField("column_name", T.StringType(), False),
-        T.StructField("values_compared", T.LongType(), False),
-        T.StructField("out_of_tolerance", T.LongType(), False),
-        T.StructField("within_tolerance", T.LongType(), False),
-        T.StructField("null_on_one_side", T.LongType(), False),
-        T.StructField("max_abs_error", T.DoubleType(), True),
-        T.StructField("mean_abs_error", T.DoubleType(), True),
-        T.StructField("max_relative_error", T.DoubleType(), True),
-        T.StructField("mean_relative_error", T.DoubleType(), True),
-        T.StructField("max_lag_ms", T.DoubleType(), True),
-        T.StructField("p99_lag_ms", T.DoubleType(), True),
-        T.StructField("coverage", T.StringType(), False),
-    ]
-)
+
+@dataclass(frozen=True)
+class ColumnStats:
+    """The drift of one compared column (parity_column_drift): errors are NULL where the kind has
+    none, or where the column is sensitive."""
+
+    column_name: str
+    values_compared: int
+    out_of_tolerance: int
+    within_tolerance: int
+    null_on_one_side: int
+    max_abs_error: float | None
+    mean_abs_error: float | None
+    max_relative_error: float | None
+    mean_relative_error: float | None
+    max_lag_ms: float | None
+    p99_lag_ms: float | None
+    coverage: str
+
 
 NUMERIC = ("integer", "decimal", "float")
 TEMPORAL = ("timestamp", "timestamp_ntz", "date")
 
 
 def column_stats(
-    differences: list[tuple[Any, ...]],
+    differences: list[Difference],
     column_names: tuple[str, ...],
     rules: tuple[ColumnRule, ...],
     compared: int,
     coverage: str,
     masking: Masking,
-) -> list[tuple[Any, ...]]:
-    """One row per compared column, in COLUMN_STATS' layout. ``differences`` are the pair's
-    differences (presentation.DIFFERENCE); only those of a single column count here. A sensitive
-    column gets counts only: its errors and lags would tell how far its values moved."""
-    by_column: dict[str, list[tuple[Any, ...]]] = {name: [] for name in column_names}
-    for _key, kind, column, source, target, delta, relative in differences:
-        if kind in (VALUE_MISMATCH, WITHIN_TOLERANCE) and column in by_column:
-            by_column[column].append((kind, source, target, delta, relative))
+) -> list[ColumnStats]:
+    """One row per compared column. Only the differences of a single column count here. A
+    sensitive column gets counts only: its errors and lags would tell how far its values
+    moved."""
+    by_column: dict[str, list[Difference]] = {name: [] for name in column_names}
+    for found in differences:
+        if found.kind in (VALUE_MISMATCH, WITHIN_TOLERANCE) and found.column_name in by_column:
+            by_column[found.column_name].append(found)
     return [
         _stats(name, rule, by_column[name], compared, coverage, masking.hides(name))
         for name, rule in zip(column_names, rules, strict=True)
@@ -60,30 +62,29 @@ def column_stats(
 def _stats(
     name: str,
     rule: ColumnRule,
-    found: list[tuple[Any, ...]],
+    found: list[Difference],
     compared: int,
     coverage: str,
     hidden: bool,
-) -> tuple[Any, ...]:
-    """``found``: (kind, source value, target value, delta, relative error) per difference."""
-    errors = [abs(float(delta)) for *_, delta, _ in found if delta is not None]
-    relatives = [relative for *_, relative in found if relative is not None]
+) -> ColumnStats:
+    errors = [abs(float(d.delta)) for d in found if d.delta is not None]
+    relatives = [d.relative_error for d in found if d.relative_error is not None]
     measured = rule.kind in NUMERIC + TEMPORAL and not hidden
     lagged = rule.kind in ("timestamp", "timestamp_ntz") and not hidden
     relative_kind = rule.kind in NUMERIC and not hidden
-    return (
-        name,
-        compared,
-        sum(kind == VALUE_MISMATCH for kind, *_ in found),
-        sum(kind == WITHIN_TOLERANCE for kind, *_ in found),
-        sum((source is None) != (target is None) for _, source, target, *_ in found),
-        _largest(errors) if measured else None,
-        _mean(errors, compared) if measured else None,
-        _largest(relatives) if relative_kind else None,
-        _mean(relatives, compared) if relative_kind else None,
-        _largest(errors) if lagged else None,
-        _p99(errors, compared) if lagged else None,
-        coverage,
+    return ColumnStats(
+        column_name=name,
+        values_compared=compared,
+        out_of_tolerance=sum(d.kind == VALUE_MISMATCH for d in found),
+        within_tolerance=sum(d.kind == WITHIN_TOLERANCE for d in found),
+        null_on_one_side=sum((d.source_value is None) != (d.target_value is None) for d in found),
+        max_abs_error=_largest(errors) if measured else None,
+        mean_abs_error=_mean(errors, compared) if measured else None,
+        max_relative_error=_largest(relatives) if relative_kind else None,
+        mean_relative_error=_mean(relatives, compared) if relative_kind else None,
+        max_lag_ms=_largest(errors) if lagged else None,
+        p99_lag_ms=_p99(errors, compared) if lagged else None,
+        coverage=coverage,
     )
 
 

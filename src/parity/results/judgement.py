@@ -7,7 +7,7 @@ from parity.algorithms.hashdiff import HashdiffStats
 from parity.plan import PairPlan, canonical_json
 from parity.results.drift import column_stats
 from parity.results.pair_result import PairResult
-from parity.results.presentation import present
+from parity.results.presentation import PublishedDifference, present
 from parity.results.summary import COUNTS, Findings
 from parity.values.profile import Profile
 from parity.values.rows import VALUE_MISMATCH
@@ -72,7 +72,7 @@ def _result(
     keys_flagged: bool,
 ) -> PairResult:
     schema = [
-        (None, f["kind"], f["column_name"], f["source_type"], f["target_type"], *[None] * 6)
+        PublishedDifference(None, f["kind"], f["column_name"], f["source_type"], f["target_type"])
         for f in pair.schema_findings
     ]
     if profiles is None:

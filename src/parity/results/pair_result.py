@@ -1,22 +1,17 @@
 """The result of one pair, by name: one row of parity_pair_results, whose Spark schema is derived
-from these fields, in their order. A pair is either compared (its counts and verdict filled) or
-not (``data_compared`` false: sizes, drift and key counts NULL); a pair that fails on its own
-will be a third state with its reason, added here as fields."""
+from these fields, in their order, nested records included (spark_schema.py). A pair is either
+compared (its counts and verdict filled) or not (``data_compared`` false: sizes, drift and key
+counts NULL); a pair that fails on its own will be a third state with its reason, added here as
+fields."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from types import NoneType, UnionType
-from typing import Any, get_args, get_type_hints
+from dataclasses import dataclass
+from typing import Any
 
-from pyspark.sql import types as T
-
-from parity.results.drift import COLUMN_STATS
-from parity.results.presentation import PUBLISHED_DIFFERENCE
-
-# The Spark type of a field whose Python type does not say it (nested arrays).
-SPARK_TYPE = "spark_type"
-SCALARS = {str: T.StringType(), int: T.LongType(), float: T.DoubleType(), bool: T.BooleanType()}
+from parity.results.drift import ColumnStats
+from parity.results.presentation import PublishedDifference
+from parity.results.spark_schema import row_of, schema_of
 
 
 @dataclass(frozen=True)
@@ -69,30 +64,11 @@ class PairResult:
     target_schema_snapshot: str
     schema_diff: str
     compatibility: str
-    # Rows of COLUMN_STATS and of PUBLISHED_DIFFERENCE, in their layouts.
-    column_stats: list[tuple[Any, ...]] = field(
-        metadata={SPARK_TYPE: T.ArrayType(COLUMN_STATS, False)}
-    )
-    differences: list[tuple[Any, ...]] = field(
-        metadata={SPARK_TYPE: T.ArrayType(PUBLISHED_DIFFERENCE, False)}
-    )
+    column_stats: list[ColumnStats]
+    differences: list[PublishedDifference]
 
     def as_row(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, f.name) for f in fields(self))
+        return row_of(self)
 
 
-def _spark_field(name: str, hint: Any, metadata: Any) -> T.StructField:
-    if SPARK_TYPE in metadata:
-        return T.StructField(name, metadata[SPARK_TYPE], False)
-    if isinstance(hint, UnionType):
-        (scalar,) = (arg for arg in get_args(hint) if arg is not NoneType)
-        return T.StructField(name, SCALARS[scalar], True)
-    return T.StructField(name, SCALARS[hint], False)
-
-
-RESULT_SCHEMA = T.StructType(
-    [
-        _spark_field(f.name, get_type_hints(PairResult)[f.name], f.metadata)
-        for f in fields(PairResult)
-    ]
-)
+RESULT_SCHEMA = schema_of(PairResult)

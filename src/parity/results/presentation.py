@@ -15,68 +15,77 @@ import hashlib
 import json
 import math
 import struct
-from typing import Any
+from dataclasses import dataclass
 
-from pyspark.sql import types as T
-
+from parity.results.summary import Difference
 from parity.values.column_rule import ColumnRule
 from parity.values.masking import Masking
 
 HASH_PREFIX = "sha256:"
 
-# A difference as found: a row, or one value of a row, or a schema finding.
-DIFFERENCE = T.StructType(
-    [
-        T.StructField("key", T.StringType(), True),  # NULL for a schema finding
-        T.StructField("kind", T.StringType(), False),
-        T.StructField("column_name", T.StringType(), True),
-        T.StructField("source_value", T.StringType(), True),
-        T.StructField("target_value", T.StringType(), True),
-        T.StructField("delta", T.StringType(), True),
-        T.StructField("relative_error", T.DoubleType(), True),
-    ]
-)
 
-# A difference as published: readable values, the exact canonical text beside
-# them, and only hashes of what the pair marks sensitive.
-PUBLISHED_DIFFERENCE = T.StructType(
-    [
-        *DIFFERENCE.fields,
-        T.StructField("source_canonical", T.StringType(), True),
-        T.StructField("target_canonical", T.StringType(), True),
-        T.StructField("source_hash", T.StringType(), True),
-        T.StructField("target_hash", T.StringType(), True),
-    ]
-)
+@dataclass(frozen=True)
+class PublishedDifference(Difference):
+    """A difference as published: readable values in ``source_value`` and ``target_value``, the
+    exact canonical text beside them, and only hashes of what the pair marks sensitive."""
+
+    source_canonical: str | None = None
+    target_canonical: str | None = None
+    source_hash: str | None = None
+    target_hash: str | None = None
 
 
 def present(
-    differences: list[tuple[Any, ...]],
+    differences: list[Difference],
     key_names: tuple[str, ...],
     rules: tuple[ColumnRule, ...],
     masking: Masking,
-) -> list[tuple[Any, ...]]:
-    """DIFFERENCE rows, each with its readable values, its canonical values and, where
-    masked, the hashes in their place (PUBLISHED_DIFFERENCE)."""
+) -> list[PublishedDifference]:
+    """Each difference with its readable values, its canonical values and, where masked, the
+    hashes in their place."""
     kinds = {rule.column.lower(): rule for rule in rules}
     hidden_key = any(masking.hides(name) for name in key_names)
-    published = []
-    for key, kind, column, source, target, delta, relative in differences:
-        shown_key = _hashed(key) if hidden_key else key
-        if column is None:  # a whole row, as a JSON object of its canonical values
-            readable = [_row(v, masking, kinds) for v in (source, target)]
-            exact = [_row(v, masking) for v in (source, target)]
-            published.append((shown_key, kind, None, *readable, None, None, *exact, None, None))
-        elif masking.hides(column):
-            hashes = [None if v is None else _hashed(v) for v in (source, target)]
-            published.append((shown_key, kind, column, None, None, None, None, None, None, *hashes))
-        else:
-            rule = kinds.get(column.lower())
-            readable = [_readable(v, rule) for v in (source, target)]
-            published.append(
-                (shown_key, kind, column, *readable, delta, relative, source, target, None, None)
-            )
-    return published
+    return [
+        _published(d, _hashed(d.key) if hidden_key else d.key, kinds, masking) for d in differences
+    ]
+
+
+def _published(
+    found: Difference, key: str | None, kinds: dict[str, ColumnRule], masking: Masking
+) -> PublishedDifference:
+    source, target = found.source_value, found.target_value
+    if found.column_name is None:  # a whole row, as a JSON object of its canonical values
+        return PublishedDifference(
+            key,
+            found.kind,
+            None,
+            _row(source, masking, kinds),
+            _row(target, masking, kinds),
+            source_canonical=_row(source, masking),
+            target_canonical=_row(target, masking),
+        )
+    if masking.hides(found.column_name):
+        return PublishedDifference(
+            key,
+            found.kind,
+            found.column_name,
+            None,
+            None,
+            source_hash=None if source is None else _hashed(source),
+            target_hash=None if target is None else _hashed(target),
+        )
+    rule = kinds.get(found.column_name.lower())
+    return PublishedDifference(
+        key,
+        found.kind,
+        found.column_name,
+        _readable(source, rule),
+        _readable(target, rule),
+        found.delta,
+        found.relative_error,
+        source_canonical=source,
+        target_canonical=target,
+    )
 
 
 def _row(

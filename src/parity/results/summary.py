@@ -46,11 +46,25 @@ CELL = T.StructType(
 
 
 @dataclass(frozen=True)
+class Difference:
+    """A difference as found: a whole row (no column), one value of a row, or a schema finding
+    (no key). ``delta`` and ``relative_error`` measure a value's drift where its kind has one."""
+
+    key: str | None
+    kind: str
+    column_name: str | None
+    source_value: str | None
+    target_value: str | None
+    delta: str | None = None
+    relative_error: float | None = None
+
+
+@dataclass(frozen=True)
 class Findings:
     counts: dict[str, int]
     mismatched_values: int
     within_tolerance_values: int
-    differences: list[tuple[Any, ...]]
+    differences: list[Difference]
 
     @property
     def differing_rows(self) -> int:
@@ -110,7 +124,7 @@ def summarize(
         counts={f"{k}_rows": int(result[k]) for k in ROW_KINDS},
         mismatched_values=int(result["mismatched_values"] or 0),
         within_tolerance_values=int(result["within_tolerance_values"] or 0),
-        differences=[tuple(d) for d in result["differences"]],
+        differences=[Difference(**d.asDict()) for d in result["differences"]],
     )
 
 
