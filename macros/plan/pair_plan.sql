@@ -42,9 +42,12 @@
     {%- endif -%}
     {%- set filters = parity.side_filters(where, pair, {'source': dialects[0], 'target': dialects[1]}, window_sides) -%}
     {%- set aliases = parity.column_aliases(key_count, rules | length) -%}
+    {#- A side in Spark (a table, a view or files) is read through the session; any other through
+        its own engine's connection. -#}
+    {%- set in_session = {'source': dialects[0] == 'spark', 'target': dialects[1] == 'spark'} -%}
     {%- set row = {
         'pair_name': pair['name'],
-        'algorithm': parity._algorithm(where, pair['algorithm'], dialects),
+        'algorithm': parity._algorithm(where, pair['algorithm'], in_session.values() | list),
         'key_columns': tojson(aliases['keys']),
         'value_columns': tojson(aliases['values']),
         'position_column': aliases['position'],
@@ -57,10 +60,11 @@
     {%- for side, location in locations.items() -%}
         {%- set dialect = location['dialect'] -%}
         {%- set canonical_sql = parity.side_select(dialect, location['name'], key_count, matched[side], filters[side]) -%}
-        {%- set queries = {'profile': '', 'checksums': '', 'rows': ''} if dialect == 'spark'
+        {%- set queries = {'profile': '', 'checksums': '', 'rows': ''} if in_session[side]
             else parity.remote_queries(dialect, canonical_sql, aliases) -%}
         {%- do row.update({
             side ~ '_dialect': dialect,
+            side ~ '_in_session': in_session[side] | string | lower,
             side ~ '_connection_env': location['connection_env'] or '',
             side ~ '_statement_timeout_seconds': (location.get('statement_timeout_seconds') or '') | string,
             side ~ '_relation_name': location['name'],
@@ -80,8 +84,8 @@
 
 {#- The algorithm a pair runs: `auto` is joindiff when both sides are in the Spark session, else
     hashdiff; joindiff is refused for a side outside it. -#}
-{% macro _algorithm(where, algorithm, dialects) %}
-    {%- set in_session = dialects | reject('equalto', 'spark') | list | length == 0 -%}
+{% macro _algorithm(where, algorithm, sides_in_session) %}
+    {%- set in_session = sides_in_session | select | list | length == 2 -%}
     {%- if algorithm == 'joindiff' and not in_session -%}
         {{ exceptions.raise_compiler_error(where ~ ": joindiff needs both sides in the Spark session: use hashdiff") }}
     {%- endif -%}

@@ -2,7 +2,7 @@
     is what draws the lineage from compared relations to the results. Each row carries the run
     (dbt invocation) that rendered it: only that run may publish results computed from it. -#}
 {%- set side_columns = [
-    'dialect', 'connection_env', 'statement_timeout_seconds', 'relation_name', 'canonical_sql', 'checksum_sql',
+    'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'relation_name', 'canonical_sql', 'checksum_sql',
     'profile_sql', 'checksums_sql', 'rows_sql', 'key_names', 'column_names', 'schema_snapshot',
 ] -%}
 {%- set plan_columns = [

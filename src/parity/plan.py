@@ -16,6 +16,8 @@ from parity.values.masking import Masking
 class SidePlan:
     side: str
     dialect: str
+    # Read through the Spark session (a Spark relation or files), else through its own engine.
+    in_session: bool
     connection_env: str
     relation_name: str
     canonical_sql: str
@@ -36,11 +38,6 @@ class SidePlan:
     schema_snapshot: tuple[dict[str, Any], ...] = ()
     # After how long its engine stops a query (its source's meta); None: no limit.
     statement_timeout_seconds: float | None = None
-
-    @property
-    def in_session(self) -> bool:
-        """Read through the Spark session: a side with no connection of its own."""
-        return not self.connection_env
 
     @property
     def schema_hash(self) -> str:
@@ -162,6 +159,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
     return SidePlan(
         side=side,
         dialect=field("dialect"),
+        in_session=field("in_session") == "true",
         connection_env=field("connection_env"),
         relation_name=field("relation_name"),
         canonical_sql=field("canonical_sql"),
@@ -175,5 +173,10 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         value_columns=tuple(json.loads(row["value_columns"])),
         position_column=row["position_column"],
         schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
-        statement_timeout_seconds=float(field("statement_timeout_seconds") or 0) or None,
+        statement_timeout_seconds=timeout_seconds(field("statement_timeout_seconds")),
     )
+
+
+def timeout_seconds(text: str | None) -> float | None:
+    """A statement timeout as the plan's macros write it: seconds, or empty for no limit."""
+    return float(text) if text else None

@@ -26,6 +26,7 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
     plan = SidePlan(
         side=side,
         dialect="spark",
+        in_session=True,
         connection_env="",
         relation_name=view,
         canonical_sql=f"select * from {view}",

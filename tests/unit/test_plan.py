@@ -9,6 +9,7 @@ SIDES = ("source", "target")
 def side_fields(side):
     fields = {
         "dialect": "spark",
+        "in_session": "true",
         "connection_env": "",
         "statement_timeout_seconds": "",
         "relation_name": f"db.{side}",

@@ -6,6 +6,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import types as T
 
 from parity.errors import ParityError
+from parity.plan import timeout_seconds
 from parity.sides.connections import QueryError, ReadOnlyConnection, connect
 
 # Each engine's columns of one table (its schema and name bound as $1 and $2), in order, as
@@ -48,7 +49,7 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
             relation["connection_env"],
             relation["pair_name"],
             where,
-            float(relation["statement_timeout_seconds"] or 0) or None,
+            timeout_seconds(relation["statement_timeout_seconds"]),
         )
         try:
             found = catalog_columns(connection, relation["schema_name"], relation["table_name"])
