@@ -59,7 +59,7 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
 
                 def breaker(diffs: list[RowDiff], compared: int) -> bool:
                     found = rows_beyond_tolerance(row_diff_frame(spark, diffs), names, rules)
-                    return _too_many(pair, found, compared)
+                    return judgement.too_many(pair, found, compared)
 
                 outcome = hashdiff(
                     pair.name,
@@ -87,7 +87,7 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
                     # Counted before any difference is collected; kept for the collection.
                     diffs = diffs.persist()
                     found = rows_beyond_tolerance(diffs, names, rules)
-                    stats.halted = _too_many(pair, found, max(p.rows for p in profiles))
+                    stats.halted = judgement.too_many(pair, found, max(p.rows for p in profiles))
                 findings = summarize(diffs, names, rules, with_differences=not stats.halted)
                 diffs.unpersist()
     except AnalysisException as error:
@@ -106,19 +106,3 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
         elapsed,
     )
     return judgement.compared(pair, profiles, stats, findings, elapsed, keys_flagged)
-
-
-def _too_many(pair: PairPlan, beyond_tolerance: int, compared: int) -> bool:
-    """The circuit breaker: rows differing beyond tolerance, per compared row, above the pair's
-    critical_drift_ratio."""
-    tripped = beyond_tolerance > pair.critical_drift_ratio * max(compared, 1)
-    if tripped:
-        logger.info(
-            "parity pair '%s': %d rows differ beyond tolerance, more than critical_drift_ratio %s"
-            " of %d rows: halted",
-            pair.name,
-            beyond_tolerance,
-            pair.critical_drift_ratio,
-            compared,
-        )
-    return tripped

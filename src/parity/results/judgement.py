@@ -4,6 +4,7 @@ its published differences."""
 from __future__ import annotations
 
 from parity.algorithms.hashdiff import HashdiffStats
+from parity.log import logger
 from parity.plan import PairPlan, canonical_json
 from parity.results.drift import column_stats
 from parity.results.pair_result import PairResult
@@ -53,6 +54,22 @@ def passed(pair: PairPlan, findings: Findings, drift: float, halted: bool) -> bo
         and not pair.schema_failed
         and not halted
     )
+
+
+def too_many(pair: PairPlan, beyond_tolerance: int, compared: int) -> bool:
+    """The circuit breaker: rows differing beyond tolerance, per compared row, above the pair's
+    critical_drift_ratio."""
+    tripped = beyond_tolerance > pair.critical_drift_ratio * max(compared, 1)
+    if tripped:
+        logger.info(
+            "parity pair '%s': %d rows differ beyond tolerance, more than critical_drift_ratio %s"
+            " of %d rows: halted",
+            pair.name,
+            beyond_tolerance,
+            pair.critical_drift_ratio,
+            compared,
+        )
+    return tripped
 
 
 def _coverage(pair: PairPlan, halted: bool) -> str:
