@@ -52,3 +52,26 @@ def rendered_pairs(spark: SparkSession, pairs: list[dict]) -> dict[str, PairPlan
             )
     plan = spark.table(f"{os.environ['PARITY_SCHEMA']}.parity_plan")
     return {pair.name: pair for pair in pairs_from_rows([r.asDict() for r in plan.collect()])}
+
+
+class PeakMemory:
+    """Peak resident memory of the driver: this Python process and the JVM it drives (the
+    driver in local mode), from Linux's high-water marks, which ``reset`` clears so each
+    measured case reports its own peak."""
+
+    def __init__(self, spark: SparkSession) -> None:
+        jvm_pid = spark.sparkContext._jvm.java.lang.ProcessHandle.current().pid()
+        self.pids = {"python": os.getpid(), "jvm": int(jvm_pid)}
+
+    def reset(self) -> None:
+        for pid in self.pids.values():
+            Path(f"/proc/{pid}/clear_refs").write_text("5")
+
+    def read(self) -> dict[str, int]:
+        """Peak MiB of each process since the last reset."""
+        peaks = {}
+        for name, pid in self.pids.items():
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks[name] = int(line.split()[1]) // 1024
+        return peaks

@@ -1,7 +1,8 @@
-"""Benchmark: hashdiff and joindiff against the floor of one checksum scan per side.
+"""Benchmark: hashdiff and joindiff against what a user could run instead (a plain scan and the
+plain PySpark join of two Spark tables) and against the floor of one checksum scan per side.
 
     python -m bench.run_bench [--rows 1000000] [--differences 100] [--output FILE]
-                              [--source-engine spark|postgres]
+                              [--source-engine spark|postgres] [--repeat 2]
 
 With --source-engine postgres the source table is copied into a throwaway PostgreSQL server
 on 127.0.0.1 and reconciled against the Spark target by hashdiff, checksums running inside
@@ -25,8 +26,9 @@ from pathlib import Path
 
 from pyspark.sql import SparkSession
 
+from bench.baselines import plain_join, plain_scan
 from bench.generate import write_pair
-from bench.harness import RESULTS, SCHEMA, bench_session, rendered_pairs, timed
+from bench.harness import RESULTS, SCHEMA, PeakMemory, bench_session, rendered_pairs, timed
 from bench.to_postgres import copy_source
 from parity.plan import PairPlan
 from parity.reconcile import reconcile_pair
@@ -53,11 +55,11 @@ def main() -> None:
             "bisection_factor": pair.bisection_factor,
             "bisection_threshold": pair.bisection_threshold,
             "generate_seconds": round(generated, 3),
-            **_measure(spark, pair, options.source_engine),
+            **_measure(spark, pair, options.source_engine, options.repeat),
         }
         if options.source_engine == "postgres":
             # What pushdown promises: only the rows of small differing segments leave PostgreSQL.
-            figures["rows_out_of_postgres"] = figures["hashdiff"]["source_rows_moved"]
+            figures["rows_out_of_postgres"] = figures["cases"]["hashdiff"]["source_rows_moved"]
             figures["rows_out_of_postgres_bound"] = (
                 figures["planted_differences"] * pair.bisection_threshold
             )
@@ -69,37 +71,60 @@ def main() -> None:
     _print(figures, output)
 
 
-def _measure(spark: SparkSession, pair: PairPlan, source_engine: str) -> dict:
-    """The floor, then each algorithm the pair allows, and their ratios; all in this run."""
+def _measure(spark: SparkSession, pair: PairPlan, source_engine: str, repeat: int) -> dict:
+    """Each case in this run, with the baselines a user could run instead: a plain scan and
+    the plain join (two Spark tables only), the floor of one checksum scan per side, and each
+    algorithm the pair allows; seconds, rows moved and the driver's peak memory of each."""
+    memory = PeakMemory(spark)
+    tables = (pair.source.relation_name, pair.target.relation_name)
+    key, columns = pair.source.key_names[0], list(pair.source.column_names)
+    cases: dict[str, dict] = {}
+
+    def measure(name: str, action) -> object:
+        """The best of ``repeat`` runs (the first warms the JVM and the file cache)."""
+        best = None
+        for _ in range(repeat):
+            memory.reset()
+            seconds, value = timed(action)
+            if best is None or seconds < best[0]:
+                best = seconds, value
+        cases[name] = {"seconds": round(best[0], 3), "peak_mib": memory.read()}
+        return best[1]
+
+    if source_engine == "spark":
+        measure("plain scan", lambda: plain_scan(spark, tables, [key, *columns]))
+        found = measure("plain join", lambda: plain_join(spark, tables, key, columns))
+        cases["plain join"]["differing_rows"] = found
     source = (
         SqlSide(pair.name, pair.source)
         if source_engine == "postgres"
         else SparkSide(spark, pair.name, pair.source)
     )
     with source, SparkSide(spark, pair.name, pair.target) as target:
-        floor_seconds = round(timed(lambda: [side.profile() for side in (source, target)])[0], 3)
-    runs = {}
+        measure("floor", lambda: [side.profile() for side in (source, target)])
     for algorithm in ("hashdiff",) if source_engine == "postgres" else ("hashdiff", "joindiff"):
         variant = dataclasses.replace(pair, algorithm=algorithm)
-        seconds, outcome = timed(lambda v=variant: reconcile_pair(spark, v))
-        result = dataclasses.asdict(outcome)
-        runs[algorithm] = {
-            "seconds": round(seconds, 3),
-            "differing_rows": result["differing_rows"],
-            "rows_moved": result["rows_moved"],
-            "source_rows_moved": result["source_rows_moved"],
-            "target_rows_moved": result["target_rows_moved"],
-            "checksum_passes": result["checksum_passes"],
-            "segments_checked": result["segments_checked"],
-        }
-    ratios = {
-        f"{name}_over_floor": _ratio(run["seconds"], floor_seconds) for name, run in runs.items()
-    }
-    if len(runs) == 2:
-        ratios["hashdiff_over_joindiff"] = _ratio(
-            runs["hashdiff"]["seconds"], runs["joindiff"]["seconds"]
+        result = measure(algorithm, lambda v=variant: reconcile_pair(spark, v))
+        cases[algorithm].update(
+            {
+                name: getattr(result, name)
+                for name in (
+                    "differing_rows",
+                    "rows_moved",
+                    "source_rows_moved",
+                    "target_rows_moved",
+                    "checksum_passes",
+                    "segments_checked",
+                )
+            }
         )
-    return {"floor_checksum_scan_seconds": floor_seconds, **runs, "ratios": ratios}
+    for case in cases.values():
+        for baseline in ("plain join", "floor", "plain scan"):
+            if baseline in cases:
+                case[f"over_{baseline.replace(' ', '_')}"] = _ratio(
+                    case["seconds"], cases[baseline]["seconds"]
+                )
+    return {"cases": cases}
 
 
 def _options() -> argparse.Namespace:
@@ -110,6 +135,7 @@ def _options() -> argparse.Namespace:
     parser.add_argument("--differences", type=int, default=100)
     parser.add_argument("--output", type=Path)
     parser.add_argument("--source-engine", choices=("spark", "postgres"), default="spark")
+    parser.add_argument("--repeat", type=int, default=2, help="runs of each case; the best counts")
     return parser.parse_args()
 
 
@@ -133,29 +159,35 @@ def _ratio(a: float, b: float) -> float | None:
 
 
 def _print(figures: dict, output: Path) -> None:
+    baselines = [b for b in ("plain join", "floor", "plain scan") if b in figures["cases"]]
+    header = ["case", "seconds", *[f"x {b}" for b in baselines], "rows moved", "peak MiB (py/jvm)"]
+    rows = []
+    for name, case in figures["cases"].items():
+        ratios = [case[f"over_{b.replace(' ', '_')}"] for b in baselines]
+        peak = case["peak_mib"]
+        rows.append(
+            [
+                name,
+                f"{case['seconds']:.2f}",
+                *[f"{r:.2f}" for r in ratios],
+                f"{case['rows_moved']:,}" if "rows_moved" in case else "",
+                f"{peak['python']}/{peak['jvm']}",
+            ]
+        )
+    widths = [max(len(str(c)) for c in column) for column in zip(header, *rows, strict=True)]
     print(
-        f"\nparity benchmark: {figures['rows']:,} rows, "
-        f"{figures['planted_differences']} planted differences"
+        f"\nparity benchmark: {figures['rows']:,} rows, {figures['planted_differences']} planted"
+        f" differences, source in {figures['source_engine']}"
     )
-    print(f"  source engine: {figures['source_engine']}")
-    print(f"  floor (one checksum scan per side): {figures['floor_checksum_scan_seconds']:>8.2f} s")
-    for name in ("hashdiff", "joindiff"):
-        if name not in figures:
-            continue
-        run = figures[name]
+    for row in [header, *rows]:
         print(
-            f"  {name:<34}: {run['seconds']:>8.2f} s  differing rows {run['differing_rows']}, "
-            f"rows moved {run['rows_moved']:,} (out of source {run['source_rows_moved']:,}, "
-            f"out of target {run['target_rows_moved']:,}), passes {run['checksum_passes']}, "
-            f"segments {run['segments_checked']:,}"
+            ("  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))).rstrip()
         )
     if "rows_out_of_postgres" in figures:
         print(
-            f"  {'rows out of PostgreSQL':<34}: {figures['rows_out_of_postgres']:>8,}  "
-            f"(at most differences x threshold = {figures['rows_out_of_postgres_bound']:,})"
+            f"  rows out of PostgreSQL: {figures['rows_out_of_postgres']:,} (at most differences"
+            f" x threshold = {figures['rows_out_of_postgres_bound']:,})"
         )
-    for name, value in figures["ratios"].items():
-        print(f"  {name:<34}: {value}")
     print(f"figures written to {output}")
 
 
