@@ -27,7 +27,7 @@ def _bin(program: str) -> str:
     return found[-1]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
@@ -47,7 +47,7 @@ def postgres_server() -> Iterator[str]:
     folder = Path(tempfile.mkdtemp(prefix="parity-postgres-"))
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres")
-    data, port = folder / "data", _free_port()
+    data, port = folder / "data", free_port()
     # A password, as production servers require: the tests check it never shows anywhere.
     password = secrets.token_urlsafe(16)
     password_file = folder / "password"

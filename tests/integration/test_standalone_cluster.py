@@ -1,0 +1,63 @@
+"""The same package, unchanged, on a real Spark cluster: the demo built by a dbt process whose
+profile points at a standalone master with two workers on 127.0.0.1 (PARITY_SPARK_MASTER), and
+its results equal to the embedded run's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from pyspark.sql import DataFrame
+
+from tests.conftest import REPO
+from tests.integration.dbt_project_copy import DbtProject
+from tests.integration.standalone_cluster import standalone_cluster
+
+# What differs from one run to the next, whatever runs it.
+RUN_DEPENDENT = ["run_id", "run_started_at", "elapsed_seconds"]
+
+
+def test_the_demo_on_a_cluster_finds_what_the_embedded_run_finds(demo, spark, tmp_path):
+    # The embedded demo's schema too, in a warehouse and metastore of its own: relation names,
+    # which results carry, are then the same.
+    project = DbtProject.copy_of_demo(tmp_path / "project", demo.schema)
+    warehouse = tmp_path / "warehouse"
+    with standalone_cluster(workers=2) as cluster:
+        built = subprocess.run(
+            [
+                str(Path(sys.executable).parent / "dbt"),
+                *("build", "--project-dir", str(project.path)),
+                *("--profiles-dir", str(REPO / "profiles")),
+                *("--vars", yaml.safe_dump(demo.demo_vars())),
+            ],
+            cwd=tmp_path,
+            env={
+                **os.environ,
+                "PARITY_SPARK_MASTER": cluster.url,
+                "PARITY_SCHEMA": demo.schema,
+                "PARITY_WAREHOUSE_DIR": str(warehouse),
+                "PARITY_METASTORE_DIR": str(tmp_path / "metastore_db"),
+            },
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
+        # The cluster ran the jobs: each worker started an executor for them.
+        assert cluster.workers_running_executors() == 2
+    assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
+    assert "Done. PASS=20 WARN=2 ERROR=0" in built.stdout
+    on_cluster = spark.read.parquet(str(warehouse / f"{demo.schema}.db" / "parity_run_results"))
+    published = spark.table(f"{demo.schema}.parity_summary").select("run_id").distinct()
+    embedded = spark.table(f"{demo.schema}.parity_run_results").join(published, "run_id")
+    assert _results(on_cluster) == _results(embedded)
+    assert len(_results(embedded)) == 4
+
+
+def _results(frame: DataFrame) -> list[dict]:
+    """Each pair's result, differences and column drift included, but for what depends on the
+    run."""
+    rows = frame.drop(*RUN_DEPENDENT).orderBy("pair_name").collect()
+    return [row.asDict(recursive=True) for row in rows]
