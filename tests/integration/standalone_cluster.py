@@ -44,13 +44,17 @@ def standalone_cluster(workers: int = 2, cores: int = 1, memory: str = "1g") -> 
     yields the cluster (its master's URL); stops every process of the cluster afterwards."""
     port = free_port()
     url = f"spark://127.0.0.1:{port}"
-    environment = {
-        **os.environ,
-        "SPARK_LOCAL_IP": "127.0.0.1",
-        "SPARK_MASTER_OPTS": "-Dspark.master.rest.enabled=false",
-    }
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="parity-spark-")))
+        (folder / "conf").mkdir()
+        environment = {
+            **os.environ,
+            "SPARK_LOCAL_IP": "127.0.0.1",
+            "SPARK_MASTER_OPTS": "-Dspark.master.rest.enabled=false",
+            # A configuration folder of its own, so Spark's default logging (INFO) writes the
+            # lines that say the cluster is up, whatever SPARK_CONF_DIR the caller set.
+            "SPARK_CONF_DIR": str(folder / "conf"),
+        }
         master_log = folder / "master.log"
         stack.enter_context(
             _service(
