@@ -81,7 +81,8 @@ def _measure(spark: SparkSession, pair: PairPlan, source_engine: str, repeat: in
     cases: dict[str, dict] = {}
 
     def measure(name: str, action) -> object:
-        """The best of ``repeat`` runs (the first warms the JVM and the file cache)."""
+        """The best of ``repeat`` runs (the first warms the JVM and the file cache); the peak
+        memory is the last run's."""
         best = None
         for _ in range(repeat):
             memory.reset()
