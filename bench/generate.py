@@ -1,4 +1,5 @@
-"""A deterministic N-row pair with d planted differences, written as Parquet tables."""
+"""A deterministic N-row pair with d planted differences and k duplicated keys, written as
+Parquet tables."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ COLUMNS = """
 """
 
 
-def planted_ids(rows: int, differences: int) -> dict[str, list[int]]:
-    """Evenly spread ids: a quarter deleted, a quarter added past the end, half changed."""
+def planted_ids(rows: int, differences: int, duplicated: int = 0) -> dict[str, list[int]]:
+    """Evenly spread ids: a quarter deleted, a quarter added past the end, half changed; and
+    ``duplicated`` other ids whose row the target holds twice."""
     stride = max(rows // max(differences, 1), 1)
     spread = [1 + i * stride for i in range(differences)]
     quarter = differences // 4
@@ -26,13 +28,14 @@ def planted_ids(rows: int, differences: int) -> dict[str, list[int]]:
         "deleted": spread[:quarter],
         "added": [rows + 1 + i for i in range(quarter)],
         "changed": spread[quarter : differences - quarter],
+        "duplicated": [2 + i * max(rows // max(duplicated, 1), 1) for i in range(duplicated)],
     }
 
 
 def write_pair(
-    spark: SparkSession, schema: str, rows: int, differences: int
+    spark: SparkSession, schema: str, rows: int, differences: int, duplicated: int = 0
 ) -> dict[str, list[int]]:
-    planted = planted_ids(rows, differences)
+    planted = planted_ids(rows, differences, duplicated)
     if not spark.catalog.databaseExists(schema):  # Hive logs an error for "if not exists"
         spark.sql(f"create database {schema}")
     source = spark.range(1, rows + 1).selectExpr(*_columns())
@@ -44,6 +47,7 @@ def write_pair(
         .selectExpr(*_columns())
         .withColumn("status", F.when(changed, F.upper("status")).otherwise(F.col("status")))
     )
+    target = target.unionByName(target.where(F.col("id").isin(planted["duplicated"])))
     _save(target, f"{schema}.bench_target")
     return planted
 

@@ -1,8 +1,12 @@
 """Benchmark: hashdiff and joindiff against what a user could run instead (a plain scan and the
 plain PySpark join of two Spark tables) and against the floor of one checksum scan per side.
 
-    python -m bench.run_bench [--rows 1000000] [--differences 100] [--output FILE]
+    python -m bench.run_bench [--rows 1000000] [--scenarios 0 100 10000 100:10]
+                              [--cases ...] [--output FILE]
                               [--source-engine spark|postgres] [--repeat 2]
+
+Each scenario is a pair generated afresh: `d` planted differences, or `d:k` with k more keys
+that the target holds twice (the pair then runs under enforce_key: warn).
 
 With --source-engine postgres the source table is copied into a throwaway PostgreSQL server
 on 127.0.0.1 and reconciled against the Spark target by hashdiff, checksums running inside
@@ -36,33 +40,18 @@ from parity.sides.spark import SparkSide
 from parity.sides.sql import SqlSide
 from tests.integration.postgres_server import postgres_server
 
+CASES = ("plain scan", "plain join", "floor", "hashdiff", "joindiff")
+
 
 def main() -> None:
     options = _options()
     spark = bench_session("parity-bench")
-    started = time.perf_counter()
-    planted = write_pair(spark, SCHEMA, options.rows, options.differences)
+    figures = {"rows": options.rows, "source_engine": options.source_engine, "scenarios": []}
     with ExitStack() as stack:
         if options.source_engine == "postgres":
             os.environ["PARITY_BENCH_PG_URL"] = stack.enter_context(postgres_server())
-            copy_source(spark, SCHEMA, os.environ["PARITY_BENCH_PG_URL"])
-        generated = time.perf_counter() - started
-        pair = _plan(spark, options.source_engine)
-        figures = {
-            "rows": options.rows,
-            "source_engine": options.source_engine,
-            "planted_differences": sum(map(len, planted.values())),
-            "bisection_factor": pair.bisection_factor,
-            "bisection_threshold": pair.bisection_threshold,
-            "generate_seconds": round(generated, 3),
-            **_measure(spark, pair, options.source_engine, options.repeat),
-        }
-        if options.source_engine == "postgres":
-            # What pushdown promises: only the rows of small differing segments leave PostgreSQL.
-            figures["rows_out_of_postgres"] = figures["cases"]["hashdiff"]["source_rows_moved"]
-            figures["rows_out_of_postgres_bound"] = (
-                figures["planted_differences"] * pair.bisection_threshold
-            )
+        for scenario in options.scenarios:
+            figures["scenarios"].append(_scenario(spark, options, scenario))
     spark.stop()
     name = f"bench-{options.rows}" + ("" if options.source_engine == "spark" else "-postgres")
     output = options.output or RESULTS / f"{name}.json"
@@ -71,7 +60,35 @@ def main() -> None:
     _print(figures, output)
 
 
-def _measure(spark: SparkSession, pair: PairPlan, source_engine: str, repeat: int) -> dict:
+def _scenario(spark: SparkSession, options: argparse.Namespace, scenario: str) -> dict:
+    differences, _, duplicated = scenario.partition(":")
+    started = time.perf_counter()
+    planted = write_pair(spark, SCHEMA, options.rows, int(differences), int(duplicated or 0))
+    if options.source_engine == "postgres":
+        copy_source(spark, SCHEMA, os.environ["PARITY_BENCH_PG_URL"])
+    generated = time.perf_counter() - started
+    pair = _plan(spark, options.source_engine, bool(planted["duplicated"]))
+    figures = {
+        "scenario": scenario,
+        "planted_differences": sum(map(len, planted.values())),
+        "duplicated_keys": len(planted["duplicated"]),
+        "bisection_factor": pair.bisection_factor,
+        "bisection_threshold": pair.bisection_threshold,
+        "generate_seconds": round(generated, 3),
+        **_measure(spark, pair, options.source_engine, options.repeat, options.cases),
+    }
+    if options.source_engine == "postgres" and "hashdiff" in figures["cases"]:
+        # What pushdown promises: only the rows of small differing segments leave PostgreSQL.
+        figures["rows_out_of_postgres"] = figures["cases"]["hashdiff"]["source_rows_moved"]
+        figures["rows_out_of_postgres_bound"] = (
+            figures["planted_differences"] * pair.bisection_threshold
+        )
+    return figures
+
+
+def _measure(
+    spark: SparkSession, pair: PairPlan, source_engine: str, repeat: int, wanted: list[str]
+) -> dict:
     """Each case in this run, with the baselines a user could run instead: a plain scan and
     the plain join (two Spark tables only), the floor of one checksum scan per side, and each
     algorithm the pair allows; seconds, rows moved and the driver's peak memory of each."""
@@ -92,8 +109,9 @@ def _measure(spark: SparkSession, pair: PairPlan, source_engine: str, repeat: in
         cases[name] = {"seconds": round(best[0], 3), "peak_mib": memory.read()}
         return best[1]
 
-    if source_engine == "spark":
+    if source_engine == "spark" and "plain scan" in wanted:
         measure("plain scan", lambda: plain_scan(spark, tables, [key, *columns]))
+    if source_engine == "spark" and "plain join" in wanted:
         found = measure("plain join", lambda: plain_join(spark, tables, key, columns))
         cases["plain join"]["differing_rows"] = found
     source = (
@@ -101,9 +119,11 @@ def _measure(spark: SparkSession, pair: PairPlan, source_engine: str, repeat: in
         if source_engine == "postgres"
         else SparkSide(spark, pair.name, pair.source)
     )
-    with source, SparkSide(spark, pair.name, pair.target) as target:
-        measure("floor", lambda: [side.profile() for side in (source, target)])
-    for algorithm in ("hashdiff",) if source_engine == "postgres" else ("hashdiff", "joindiff"):
+    if "floor" in wanted:
+        with source, SparkSide(spark, pair.name, pair.target) as target:
+            measure("floor", lambda: [side.profile() for side in (source, target)])
+    algorithms = ("hashdiff",) if source_engine == "postgres" else ("hashdiff", "joindiff")
+    for algorithm in [a for a in algorithms if a in wanted]:
         variant = dataclasses.replace(pair, algorithm=algorithm)
         result = measure(algorithm, lambda v=variant: reconcile_pair(spark, v))
         cases[algorithm].update(
@@ -133,20 +153,30 @@ def _options() -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--differences", type=int, default=100)
+    parser.add_argument(
+        "--scenarios",
+        nargs="+",
+        default=["0", "100", "10000", "100:10"],
+        help="planted differences per scenario, or d:k with k duplicated keys",
+    )
+    parser.add_argument(
+        "--cases", nargs="+", default=list(CASES), choices=CASES, help="the cases to measure"
+    )
     parser.add_argument("--output", type=Path)
     parser.add_argument("--source-engine", choices=("spark", "postgres"), default="spark")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each case; the best counts")
     return parser.parse_args()
 
 
-def _plan(spark: SparkSession, source_engine: str) -> PairPlan:
+def _plan(spark: SparkSession, source_engine: str, duplicated: bool) -> PairPlan:
     pair = {
         "name": "bench",
         "source": {"source": ["bench", "bench_source"]},
         "target": {"source": ["bench", "bench_target"]},
         "key": "id",
-        "algorithm": "hashdiff",
+        # auto: joindiff for two Spark tables, whose plan also renders what hashdiff runs.
+        "algorithm": "auto",
+        "enforce_key": "warn" if duplicated else "error",
     }
     if source_engine == "postgres":
         pair["source"] = {"source": ["bench_pg", "bench_source"]}
@@ -160,34 +190,50 @@ def _ratio(a: float, b: float) -> float | None:
 
 
 def _print(figures: dict, output: Path) -> None:
-    baselines = [b for b in ("plain join", "floor", "plain scan") if b in figures["cases"]]
-    header = ["case", "seconds", *[f"x {b}" for b in baselines], "rows moved", "peak MiB (py/jvm)"]
+    baselines = ("plain join", "floor", "plain scan")
+    header = [
+        "differences",
+        "case",
+        "seconds",
+        *[f"x {b}" for b in baselines],
+        "found",
+        "rows moved",
+        "peak MiB (py/jvm)",
+    ]
     rows = []
-    for name, case in figures["cases"].items():
-        ratios = [case[f"over_{b.replace(' ', '_')}"] for b in baselines]
-        peak = case["peak_mib"]
-        rows.append(
-            [
-                name,
-                f"{case['seconds']:.2f}",
-                *[f"{r:.2f}" for r in ratios],
-                f"{case['rows_moved']:,}" if "rows_moved" in case else "",
-                f"{peak['python']}/{peak['jvm']}",
-            ]
-        )
+    for scenario in figures["scenarios"]:
+        planted = f"{scenario['planted_differences']:,}"
+        if scenario["duplicated_keys"]:
+            planted += f" ({scenario['duplicated_keys']} dup keys)"
+        for name, case in scenario["cases"].items():
+            ratios = [case.get(f"over_{b.replace(' ', '_')}") for b in baselines]
+            peak = case["peak_mib"]
+            rows.append(
+                [
+                    planted,
+                    name,
+                    f"{case['seconds']:.2f}",
+                    *["" if r is None else f"{r:.2f}" for r in ratios],
+                    f"{case['differing_rows']:,}" if "differing_rows" in case else "",
+                    f"{case['rows_moved']:,}" if "rows_moved" in case else "",
+                    f"{peak['python']}/{peak['jvm']}",
+                ]
+            )
+        if "rows_out_of_postgres" in scenario:
+            rows.append(
+                [
+                    planted,
+                    "rows out of PostgreSQL",
+                    f"{scenario['rows_out_of_postgres']:,} (at most differences x threshold ="
+                    f" {scenario['rows_out_of_postgres_bound']:,})",
+                    *[""] * (len(header) - 3),
+                ]
+            )
     widths = [max(len(str(c)) for c in column) for column in zip(header, *rows, strict=True)]
-    print(
-        f"\nparity benchmark: {figures['rows']:,} rows, {figures['planted_differences']} planted"
-        f" differences, source in {figures['source_engine']}"
-    )
+    print(f"\nparity benchmark: {figures['rows']:,} rows, source in {figures['source_engine']}")
     for row in [header, *rows]:
         print(
             ("  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True))).rstrip()
-        )
-    if "rows_out_of_postgres" in figures:
-        print(
-            f"  rows out of PostgreSQL: {figures['rows_out_of_postgres']:,} (at most differences"
-            f" x threshold = {figures['rows_out_of_postgres_bound']:,})"
         )
     print(f"figures written to {output}")
 

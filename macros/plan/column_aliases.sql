@@ -1,7 +1,8 @@
 {#- The names every side's canonical select gives its columns, one home for the macros and (through
     parity_plan) the Python library: `__parity_k<i>` for the i-th key, `__parity_c<i>` for the
     i-th compared column, `__parity_t<i>` for its tolerant text when hashed on a grid,
-    `__parity_pos` for the key position and `__parity_hash` for the row hash. -#}
+    `__parity_pos` for the key position, `__parity_hash` for the row hash and `__parity_native`
+    for joindiff's native row hash (parity.native_select). -#}
 {% macro column_aliases(key_count, value_count) %}
     {%- set keys, values = [], [] -%}
     {%- for index in range(key_count) -%}
@@ -10,7 +11,7 @@
     {%- for index in range(value_count) -%}
         {%- do values.append('__parity_c' ~ index) -%}
     {%- endfor -%}
-    {{ return({'keys': keys, 'values': values, 'position': '__parity_pos', 'hash': '__parity_hash'}) }}
+    {{ return({'keys': keys, 'values': values, 'position': '__parity_pos', 'hash': '__parity_hash', 'native_hash': '__parity_native'}) }}
 {% endmacro %}
 
 

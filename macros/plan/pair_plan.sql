@@ -45,12 +45,15 @@
     {#- A side in Spark (a table, a view or files) is read through the session; any other through
         its own engine's connection. -#}
     {%- set in_session = {'source': dialects[0] == 'spark', 'target': dialects[1] == 'spark'} -%}
+    {%- set algorithm = parity._algorithm(where, pair['algorithm'], in_session.values() | list) -%}
+    {%- set native = parity.natively_hashed(matched['source'][key_count:], matched['target'][key_count:]) -%}
     {%- set row = {
         'pair_name': pair['name'],
-        'algorithm': parity._algorithm(where, pair['algorithm'], in_session.values() | list),
+        'algorithm': algorithm,
         'key_columns': tojson(aliases['keys']),
         'value_columns': tojson(aliases['values']),
         'position_column': aliases['position'],
+        'native_hash_column': aliases['native_hash'],
         'config_json': tojson(pair),
         'column_rules': tojson(rules),
         'schema_findings': tojson(findings),
@@ -69,6 +72,7 @@
             side ~ '_statement_timeout_seconds': (location.get('statement_timeout_seconds') or '') | string,
             side ~ '_relation_name': location['name'],
             side ~ '_canonical_sql': canonical_sql,
+            side ~ '_native_sql': parity.native_select(location['name'], key_count, matched[side], native, filters[side]) if algorithm == 'joindiff' else '',
             side ~ '_checksum_sql': parity.segment_checksum(dialect, aliases['hash']),
             side ~ '_profile_sql': queries['profile'],
             side ~ '_checksums_sql': queries['checksums'],

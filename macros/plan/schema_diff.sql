@@ -1,8 +1,8 @@
 {#- The one place a pair's columns are classified. Each column of the pair (the key, the compared
     columns and, with the default `columns`, the target's columns the source lacks) is matched
     through `renames`, negotiated for comparison, and classified by what changed from source to
-    target: `compared` holds the columns both sides canonicalize ({name, profile} per side, key
-    first), `changes` one row per column and change (parity_schema_diff), from which
+    target: `compared` holds the columns both sides canonicalize ({name, data_type, profile} per
+    side, key first), `changes` one row per column and change (parity_schema_diff), from which
     parity.schema_findings draws the pair's schema findings. -#}
 {% macro schema_diff(where, pair, locations, described) %}
     {%- set key_count = pair['key'] | length -%}
@@ -23,8 +23,8 @@
             {%- if profiles is string and loop.index0 < key_count -%}
                 {{ exceptions.raise_compiler_error(where ~ ": key column '" ~ name ~ "': " ~ profiles) }}
             {%- elif profiles is not string -%}
-                {%- do compared['source'].append({'name': source_column['name'], 'profile': profiles[0]}) -%}
-                {%- do compared['target'].append({'name': target_column['name'], 'profile': profiles[1]}) -%}
+                {%- do compared['source'].append({'name': source_column['name'], 'data_type': source_column['data_type'], 'profile': profiles[0]}) -%}
+                {%- do compared['target'].append({'name': target_column['name'], 'data_type': target_column['data_type'], 'profile': profiles[1]}) -%}
             {%- endif -%}
             {%- do changes.extend(parity._column_changes(name, source_column, target_column, profiles is not string)) -%}
         {%- endif -%}

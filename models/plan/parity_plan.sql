@@ -2,11 +2,11 @@
     is what draws the lineage from compared relations to the results. Each row carries the run
     (dbt invocation) that rendered it: only that run may publish results computed from it. -#}
 {%- set side_columns = [
-    'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'relation_name', 'canonical_sql', 'checksum_sql',
-    'profile_sql', 'checksums_sql', 'rows_sql', 'key_names', 'column_names', 'schema_snapshot',
+    'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'relation_name', 'canonical_sql', 'native_sql',
+    'checksum_sql', 'profile_sql', 'checksums_sql', 'rows_sql', 'key_names', 'column_names', 'schema_snapshot',
 ] -%}
 {%- set plan_columns = [
-    'run_id', 'pair_name', 'algorithm', 'key_columns', 'value_columns', 'position_column', 'config_json', 'column_rules',
+    'run_id', 'pair_name', 'algorithm', 'key_columns', 'value_columns', 'position_column', 'native_hash_column', 'config_json', 'column_rules',
     'schema_findings', 'filters', 'schema_diff',
 ] -%}
 {%- for side in ['source', 'target'] -%}

@@ -21,6 +21,9 @@ class SidePlan:
     connection_env: str
     relation_name: str
     canonical_sql: str
+    # For a joindiff pair, the first pass's select (macros/plan/native_select.sql): each row's
+    # canonical key and its native hash; empty for a hashdiff pair.
+    native_sql: str
     checksum_sql: str
     # For a side in another engine, its queries, rendered whole with bound parameters
     # (macros/plan/remote_queries.sql); empty for a side in Spark.
@@ -34,6 +37,7 @@ class SidePlan:
     key_columns: tuple[str, ...]
     value_columns: tuple[str, ...]
     position_column: str
+    native_hash_column: str
     # The relation's columns as its engine reports them (macros/plan/schema_snapshot.sql).
     schema_snapshot: tuple[dict[str, Any], ...] = ()
     # After how long its engine stops a query (its source's meta); None: no limit.
@@ -163,6 +167,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         connection_env=field("connection_env"),
         relation_name=field("relation_name"),
         canonical_sql=field("canonical_sql"),
+        native_sql=field("native_sql"),
         checksum_sql=field("checksum_sql"),
         profile_sql=field("profile_sql"),
         checksums_sql=field("checksums_sql"),
@@ -172,6 +177,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         key_columns=tuple(json.loads(row["key_columns"])),
         value_columns=tuple(json.loads(row["value_columns"])),
         position_column=row["position_column"],
+        native_hash_column=row["native_hash_column"],
         schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
         statement_timeout_seconds=timeout_seconds(field("statement_timeout_seconds")),
     )

@@ -1,4 +1,5 @@
-"""Reconciles every pair of a plan and returns the result rows, only once all pairs are done.
+"""Reconciles every pair of a plan and returns the result rows, only once all pairs are done:
+each pair by the pipeline of its algorithm (pipelines/).
 
 Any failure raises a ParityError naming the pair, before anything is returned: dbt then writes
 nothing and the previous results stay as they were.
@@ -12,18 +13,14 @@ from py4j.protocol import Py4JJavaError
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.utils import AnalysisException
 
-from parity.algorithms.hashdiff import HashdiffStats, hashdiff
-from parity.algorithms.joindiff import joindiff
-from parity.comparison.key_constraints import enforce_keys
 from parity.errors import ParityError
 from parity.log import logger
+from parity.pipelines import hashdiff, joindiff
 from parity.plan import PairPlan, pairs_from_rows
 from parity.results import judgement
 from parity.results.pair_result import RESULT_SCHEMA, PairResult
-from parity.results.summary import row_diff_frame, rows_beyond_tolerance, summarize
 from parity.sides.opened import opened_sides
 from parity.sides.unreadable_files import unreadable_file
-from parity.values.rows import RowDiff
 
 
 def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
@@ -51,45 +48,11 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
     )
     try:
         with opened_sides(spark, pair) as (source, target):
-            names, rules = pair.source.column_names, pair.column_rules
-            ratio = pair.critical_drift_ratio
-            profiles = source.profile(), target.profile()
-            keys_flagged = enforce_keys(pair, profiles)
             if pair.algorithm == "hashdiff":
-
-                def breaker(diffs: list[RowDiff], compared: int) -> bool:
-                    found = rows_beyond_tolerance(row_diff_frame(spark, diffs), names, rules)
-                    return judgement.too_many(pair, found, compared)
-
-                outcome = hashdiff(
-                    pair.name,
-                    source,
-                    target,
-                    pair.bisection_factor,
-                    pair.bisection_threshold,
-                    breaker if ratio is not None else None,
-                    profiles,
-                    tolerant=bool(pair.gridded_columns),
-                )
-                stats = outcome.stats
-                findings = summarize(row_diff_frame(spark, outcome.diffs), names, rules)
+                outcome = hashdiff.run(spark, pair, source, target)
             else:
-                # joindiff compares inside Spark (the plan chooses it only for two SparkSides): no
-                # checksum drill-down, and only the differences reach the driver.
-                stats = HashdiffStats()
-                diffs = joindiff(
-                    source.frame,
-                    target.frame,
-                    list(pair.source.key_columns),
-                    list(pair.source.value_columns),
-                )
-                if ratio is not None:
-                    # Counted before any difference is collected; kept for the collection.
-                    diffs = diffs.persist()
-                    found = rows_beyond_tolerance(diffs, names, rules)
-                    stats.halted = judgement.too_many(pair, found, max(p.rows for p in profiles))
-                findings = summarize(diffs, names, rules, with_differences=not stats.halted)
-                diffs.unpersist()
+                # The plan chooses joindiff only for two sides in the Spark session.
+                outcome = joindiff.run(pair, source, target)
     except AnalysisException as error:
         raise ParityError(pair.name, f"Spark could not run the pair's SQL: {error}") from error
     except Py4JJavaError as error:  # a job failed: the file Spark names, if any, says whose
@@ -98,6 +61,7 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
             raise
         raise named from error
     elapsed = round(time.perf_counter() - started, 3)
+    findings = outcome.findings
     logger.info(
         "parity pair '%s': %d differing rows, %d differences, %.1fs",
         pair.name,
@@ -105,4 +69,6 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
         len(findings.differences),
         elapsed,
     )
-    return judgement.compared(pair, profiles, stats, findings, elapsed, keys_flagged)
+    return judgement.compared(
+        pair, outcome.counts, outcome.stats, findings, elapsed, outcome.keys_flagged
+    )

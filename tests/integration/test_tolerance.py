@@ -161,7 +161,9 @@ def reconciled(scratch, spark, remote_legacy):
     )
     assert built.success
     pairs = [
-        pair("tol_joindiff", "tolerance_target"),
+        # Hashed exactly, as tol_hashdiff: every difference within tolerance is reported.
+        pair("tol_joindiff", "tolerance_target", tolerant_checksums=False),
+        pair("tol_joindiff_grid", "tolerance_target"),
         pair(
             "tol_hashdiff",
             "tolerance_target",
@@ -177,6 +179,7 @@ def reconciled(scratch, spark, remote_legacy):
                 ("tol_drifts_exact", {"tolerant_checksums": False}),
             )
         ),
+        pair("tol_drifts_joindiff_grid", "tolerance_drifts"),
         pair("tol_within", "tolerance_within", algorithm="hashdiff"),
         # 8 rows beyond tolerance of 3000: above 0.001, below 0.01.
         pair("tol_halted_joindiff", "tolerance_target", critical_drift_ratio=0.001),
@@ -187,7 +190,12 @@ def reconciled(scratch, spark, remote_legacy):
             algorithm="hashdiff",
             bisection_threshold=16,
         ),
-        pair("tol_not_halted", "tolerance_target", critical_drift_ratio=0.01),
+        pair(
+            "tol_not_halted",
+            "tolerance_target",
+            critical_drift_ratio=0.01,
+            tolerant_checksums=False,
+        ),
         # The demo's migrated copy: 5 rows lost, new or doubled of 3001.
         {
             **pair("tol_lakehouse", "lakehouse_orders"),
@@ -288,15 +296,15 @@ def test_drift_only_within_tolerance_passes(reconciled):
     assert found["tolerance_hash"] != found["config_hash"]
 
 
-@pytest.mark.parametrize("name", ["tol_hashdiff_grid", "tol_postgres", "tol_duckdb"])
+@pytest.mark.parametrize(
+    "name", ["tol_hashdiff_grid", "tol_joindiff_grid", "tol_postgres", "tol_duckdb"]
+)
 def test_on_the_tolerance_grid_every_drift_beyond_tolerance_is_found(reconciled, name):
     """Hashed on the tolerance grid (the default), hashdiff finds every difference beyond
-    tolerance, in every engine; one within tolerance is reported only where its segment still
-    differed."""
+    tolerance, in every engine, and so does joindiff; one within tolerance is reported only
+    where its segment (joindiff: its row's hash) still differed."""
     _, differences, _, _ = reconciled
-    expected = {
-        k: v for k, v in EXPECTED.items() if k[1] != "serial" or name == "tol_hashdiff_grid"
-    }
+    expected = {k: v for k, v in EXPECTED.items() if k[1] != "serial" or name.endswith("diff_grid")}
     found = kinds(differences[name])
     mismatches = {k for k, v in expected.items() if v == "value_mismatch"}
     assert {k for k, v in found.items() if v == "value_mismatch"} == mismatches
@@ -314,6 +322,10 @@ def test_drift_within_tolerance_everywhere_moves_few_rows_on_the_grid(reconciled
     assert exact["rows_moved"] == 6000 and exact["within_tolerance_rows"] > 2900
     assert grid["rows_moved"] < 300, grid["rows_moved"]
     assert {d["kind"] for d in differences.get("tol_drifts_grid", [])} <= {"within_tolerance"}
+    # joindiff's first pass hashes on the same grid: only the straddling rows are compared.
+    joined = summaries["tol_drifts_joindiff_grid"]
+    assert joined["passed"] and joined["differing_rows"] == 0
+    assert joined["within_tolerance_rows"] < 150, joined["within_tolerance_rows"]
 
 
 @pytest.mark.parametrize(
@@ -368,3 +380,5 @@ def test_column_drift_telemetry_of_the_run(reconciled):
     assert drift[("tol_hashdiff", "amount")]["mean_abs_error"] == amount["mean_abs_error"]
     assert drift[("tol_hashdiff", "amount")]["coverage"].startswith("every compared row: ")
     assert drift[("tol_halted_joindiff", "amount")]["coverage"].startswith("halted")
+    grid = drift[("tol_joindiff_grid", "amount")]["coverage"]
+    assert grid.startswith("every difference beyond tolerance; those within it only in the rows")

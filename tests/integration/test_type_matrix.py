@@ -33,6 +33,8 @@ PAIRS = [
         "source": {"source": ["matrix_pg", matrix.CHANGED]},
         "target": {"source": ["matrix_pg", matrix.TABLE]},
     },
+    # Both in Spark: joindiff, its first pass hashing the values as Spark holds them.
+    {"name": "lake_changed", "source": {"source": ["matrix_lake", matrix.CHANGED]}, "target": LAKE},
     {
         "name": "drifted",
         "source": {"source": ["matrix_pg", matrix.TABLE]},
@@ -107,11 +109,12 @@ def test_copies_rounded_by_different_rules_differ_only_where_the_rules_do(reconc
     }
 
 
-@pytest.mark.parametrize("name", ["changed_pg", "changed_duckdb", "pg_pg"])
+@pytest.mark.parametrize("name", ["changed_pg", "changed_duckdb", "pg_pg", "lake_changed"])
 def test_every_planted_change_is_found_and_nothing_else(reconciled, name):
     summaries, differences, _ = reconciled
     assert differences[name] == PLANTED
     assert not summaries[name]["passed"]
+    assert summaries[name]["algorithm"] == ("joindiff" if name == "lake_changed" else "hashdiff")
 
 
 @pytest.mark.parametrize("name", ["spark_pg", "spark_duckdb"])

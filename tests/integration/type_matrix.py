@@ -284,6 +284,7 @@ sources:
     schema: "{{{{ env_var('PARITY_SCHEMA') }}}}"
     tables:
       - name: {TABLE}
+      - name: {CHANGED}
       - name: {DRIFTED}
       - name: {COMPOUND}
   - name: matrix_pg
@@ -317,19 +318,29 @@ def spark_rows() -> list[dict]:
     return rows
 
 
+def changed_spark_rows() -> list[dict]:
+    """spark_rows with the planted changes, and the changes that are none, made in Spark."""
+    rows = spark_rows()
+    by_id = {row["id"]: row for row in rows}
+    for column, key, value in PLANTED + NOT_DIFFERENCES:
+        by_id[key][column] = Decimal(value) if column == "amount" else value
+    return rows
+
+
 def write_spark_table(spark: SparkSession, schema: str) -> None:
     columns = ", ".join(f"`{name}` {types[0]}" for name, types in COLUMNS.items())
-    spark.sql(f"drop table if exists {schema}.{TABLE}")
-    spark.sql(f"create table {schema}.{TABLE} (id bigint, {columns}) using parquet")
     # char(8) is a string to a DataFrame; the table pads it.
     frame_types = {
         name: "string" if types[0] == "char(8)" else types[0] for name, types in COLUMNS.items()
     }
-    frame = spark.createDataFrame(
-        [tuple(row.values()) for row in spark_rows()],
-        ", ".join(["id bigint", *(f"{name} {frame_types[name]}" for name in COLUMNS)]),
-    )
-    frame.write.insertInto(f"{schema}.{TABLE}")
+    for table, rows in ((TABLE, spark_rows()), (CHANGED, changed_spark_rows())):
+        spark.sql(f"drop table if exists {schema}.{table}")
+        spark.sql(f"create table {schema}.{table} (id bigint, {columns}) using parquet")
+        frame = spark.createDataFrame(
+            [tuple(row.values()) for row in rows],
+            ", ".join(["id bigint", *(f"{name} {frame_types[name]}" for name in COLUMNS)]),
+        )
+        frame.write.insertInto(f"{schema}.{table}")
     spark.createDataFrame(COMPOUND_SPARK_ROWS, "a int, b int, value string").write.mode(
         "overwrite"
     ).saveAsTable(f"{schema}.{COMPOUND}")

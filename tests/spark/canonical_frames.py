@@ -15,7 +15,8 @@ _views = itertools.count()
 
 
 def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) -> SparkSide:
-    """A SparkSide over ``rows`` whose first key is an integer (as text), hashed by reference."""
+    """A SparkSide over ``rows`` whose first key is an integer (as text), hashed by reference, and
+    natively for joindiff."""
     names = ["__parity_k0"] + [f"__parity_c{i}" for i in range(columns)]
     schema = ", ".join(
         ["__parity_pos bigint", *[f"{n} string" for n in names], "__parity_hash bigint"]
@@ -23,6 +24,10 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
     data = [(int(key[0]), *key, *values, row_hash([*key, *values])) for key, values in rows]
     view = f"canonical_{side}_{next(_views)}"
     spark.createDataFrame(data, schema).createOrReplaceTempView(view)
+    values = names[1:]
+    mask = " + ".join(
+        f"(case when {v} is null then {2**i} else 0 end)" for i, v in enumerate(values)
+    )
     plan = SidePlan(
         side=side,
         dialect="spark",
@@ -30,6 +35,9 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         connection_env="",
         relation_name=view,
         canonical_sql=f"select * from {view}",
+        # As macros/plan/native_select.sql renders it: NULLs masked, then the values hashed.
+        native_sql=f"select __parity_k0, xxhash64({mask}, {', '.join(values)}) as __parity_native"
+        f" from {view}",
         checksum_sql="sum(cast(__parity_hash as decimal(38, 0)))",
         profile_sql="",
         checksums_sql="",
@@ -39,5 +47,6 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         key_columns=tuple(names[:1]),
         value_columns=tuple(names[1:]),
         position_column="__parity_pos",
+        native_hash_column="__parity_native",
     )
     return SparkSide(spark, "test_pair", plan)

@@ -1,4 +1,5 @@
-"""hashdiff, joindiff and the in-memory multiset comparison find the same differences."""
+"""hashdiff, joindiff (both its passes) and the in-memory multiset comparison find the same
+differences."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from parity.algorithms.canonical_join import canonical_join
 from parity.algorithms.hashdiff import hashdiff
-from parity.algorithms.joindiff import joindiff
+from parity.algorithms.key_hashes import key_hash_pass
 from parity.algorithms.rowdiff import RowDiff, canonical_order, compare_rows
-from parity.sides.spark import LITERAL_CELLS
+from parity.sides.spark import LITERAL_CELLS, rows_of_keys
 from tests.spark.canonical_frames import spark_side
 
 VALUES = st.sampled_from(["a", "b", "", "é☕", "1:a", "-", None])
@@ -77,19 +79,65 @@ def test_hashdiff_joindiff_and_memory_agree(spark, tables, factor, threshold):
     assert outcome.stats.source_rows_moved <= differing_keys * per_cell
     assert outcome.stats.target_rows_moved <= differing_keys * per_cell
 
-    joined = joindiff(
-        source.frame, target.frame, list(source.plan.key_columns), list(source.plan.value_columns)
+    keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
+    assert ordered(as_row_diffs(canonical_join(source.frame, target.frame, keys, values))) == (
+        expected
     )
-    found = [
+
+    first = key_hash_pass(source.native, target.native, keys, "__parity_native")
+    try:
+        assert first.differing_keys == len({d.key for d in expected})
+        with rows_of_keys(source, target, first.differing, first.differing_keys) as rows:
+            assert ordered(as_row_diffs(canonical_join(*rows, keys, values))) == expected
+    finally:
+        first.release()
+    for counts, rows in zip(first.counts, (source_rows, target_rows), strict=True):
+        copies = Counter(key for key, _ in rows)
+        assert (counts.rows, counts.compared_rows, counts.null_keys) == (len(rows), len(rows), 0)
+        assert counts.duplicate_keys == sum(1 for n in copies.values() if n > 1)
+
+
+def as_row_diffs(frame) -> list[RowDiff]:
+    return [
         RowDiff(
             tuple(r["key"]),
             r["kind"],
             None if r["source_values"] is None else tuple(r["source_values"]),
             None if r["target_values"] is None else tuple(r["target_values"]),
         )
-        for r in joined.collect()
+        for r in frame.collect()
     ]
-    assert ordered(found) == expected
+
+
+def test_many_differing_keys_are_listed_by_a_subquery(spark):
+    """More differing keys than a filter lists (LITERAL_CELLS): their rows are chosen by an IN
+    subquery, and joindiff's two passes still find every difference."""
+    source_rows = [((str(i),), (f"v{i}", "x")) for i in range(6_000)]
+    target_rows = [(key, (first, "y")) for key, (first, _) in source_rows[1:]]
+    source = spark_side(spark, "source", source_rows, 2)
+    target = spark_side(spark, "target", target_rows, 2)
+    keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
+    first = key_hash_pass(source.native, target.native, keys, "__parity_native")
+    try:
+        assert first.differing_keys == 6_000 > LITERAL_CELLS
+        with rows_of_keys(source, target, first.differing, first.differing_keys) as rows:
+            found = as_row_diffs(canonical_join(*rows, keys, values))
+    finally:
+        first.release()
+    assert ordered(found) == ordered(compare_rows(source_rows, target_rows))
+
+
+def test_native_hashes_tell_where_the_nulls_are(spark):
+    """Spark's hashes skip NULL arguments: without the mask, (NULL, 'a') and ('a', NULL) hash
+    alike and the first pass would call the rows equal."""
+    source = spark_side(spark, "source", [(("1",), (None, "a"))], 2)
+    target = spark_side(spark, "target", [(("1",), ("a", None))], 2)
+    first = key_hash_pass(source.native, target.native, ["__parity_k0"], "__parity_native")
+    try:
+        assert first.differing_keys == 1
+        assert [tuple(r) for r in first.differing.collect()] == [("1",)]
+    finally:
+        first.release()
 
 
 def test_identical_tables_take_one_checksum_pass_per_side(spark):

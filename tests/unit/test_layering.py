@@ -1,7 +1,7 @@
 """The library imports one way, in its flow: a module imports only modules of its own layer or of
 the layers before it, so a change to one layer never reaches back into the ones it feeds.
 
-    values → plan → sides → algorithms → comparison → results → reconcile
+    values → plan → sides → algorithms → comparison → results → pipelines → reconcile
 
 `values` (and `errors`, `log`) import nothing of parity's. The reference oracle
 (`reference.py`) is what the tests hold the engines to: no runtime module may lean on it.
@@ -17,7 +17,7 @@ import pytest
 from tests.conftest import REPO
 
 LIBRARY = REPO / "src" / "parity"
-FLOW = ["values", "plan", "sides", "algorithms", "comparison", "results", "reconcile"]
+FLOW = ["values", "plan", "sides", "algorithms", "comparison", "results", "pipelines", "reconcile"]
 # Modules outside the flow: the base every layer may use, and entry points nothing imports.
 BASE = {"errors", "log"}
 ENTRY_POINTS = {"reference", "embedded", "predicates"}

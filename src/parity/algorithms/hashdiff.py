@@ -49,7 +49,7 @@ class HashdiffStats:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class DrillDown:
     diffs: list[RowDiff]
     source_rows: int
     target_rows: int
@@ -65,7 +65,7 @@ def hashdiff(
     breaker: Callable[[list[RowDiff], int], bool] | None = None,
     profiles: tuple[Profile, Profile] | None = None,
     tolerant: bool = False,
-) -> Outcome:
+) -> DrillDown:
     """``breaker`` is asked after each download whether the differences found so far (of the
     rows compared, the larger side's count) are too many to go on: if so, no further pass runs
     and no further row leaves an engine. ``profiles``: the sides' first pass, when the caller
@@ -73,7 +73,7 @@ def hashdiff(
     grid, so equal checksums mean values within tolerance rather than identical."""
     stats = HashdiffStats(passes=1, segments_checked=1)
     source_profile, target_profile = profiles or (source.profile(), target.profile())
-    sizes = source_profile.rows, target_profile.rows
+    sizes = source_profile.counts.rows, target_profile.counts.rows
     logger.info(
         "parity pair '%s': hashdiff pass 1, whole tables: %s source rows, %s target rows scanned",
         pair_name,
@@ -85,7 +85,7 @@ def hashdiff(
             pair_name,
             "every row is within tolerance" if tolerant else "tables are identical",
         )
-        return Outcome([], *sizes, stats)
+        return DrillDown([], *sizes, stats)
 
     lows = [p.min_position for p in (source_profile, target_profile) if p.min_position is not None]
     highs = [p.max_position for p in (source_profile, target_profile) if p.max_position is not None]
@@ -158,7 +158,7 @@ def hashdiff(
         if small and settle(child_depth, small):
             break
         depth = child_depth
-    return Outcome(sorted(diffs, key=lambda d: canonical_order(d.key)), *sizes, stats)
+    return DrillDown(sorted(diffs, key=lambda d: canonical_order(d.key)), *sizes, stats)
 
 
 def _step(space: KeySpace, depth: int, rows: int, segments: int, threshold: int) -> int:

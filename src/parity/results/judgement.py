@@ -9,8 +9,8 @@ from parity.plan import PairPlan, canonical_json
 from parity.results.drift import column_stats
 from parity.results.pair_result import PairResult
 from parity.results.presentation import PublishedDifference, present
-from parity.results.summary import COUNTS, Findings
-from parity.values.profile import Profile
+from parity.results.summary import Findings
+from parity.values.profile import KeyCounts
 from parity.values.rows import VALUE_MISMATCH
 
 # What a pair's column statistics cover (parity_column_drift.coverage).
@@ -19,6 +19,8 @@ COVERAGE = {
     "hashdiff": "every compared row: those outside the downloaded segments matched by checksum",
     "hashdiff on the tolerance grid": "every difference beyond tolerance; those within it only in"
     " the downloaded segments (the others matched by checksums on the tolerance grid)",
+    "joindiff on the tolerance grid": "every difference beyond tolerance; those within it only in"
+    " the rows whose hashes on the tolerance grid differ",
     "halted": "halted: only the differences found before the circuit breaker tripped",
 }
 
@@ -26,24 +28,23 @@ COVERAGE = {
 def uncompared(pair: PairPlan, elapsed: float) -> PairResult:
     """The result of a pair whose data was not compared: its schema findings only; its sizes,
     drift and key counts unknown (NULL)."""
-    nothing = Findings({name: 0 for name in COUNTS}, 0, 0, [])
-    return _result(pair, None, HashdiffStats(), nothing, elapsed, False)
+    return _result(pair, None, HashdiffStats(), Findings.none(), elapsed, False)
 
 
 def compared(
     pair: PairPlan,
-    profiles: tuple[Profile, Profile],
+    counts: tuple[KeyCounts, KeyCounts],
     stats: HashdiffStats,
     findings: Findings,
     elapsed: float,
     keys_flagged: bool,
 ) -> PairResult:
-    return _result(pair, profiles, stats, findings, elapsed, keys_flagged)
+    return _result(pair, counts, stats, findings, elapsed, keys_flagged)
 
 
-def row_drift_pct(findings: Findings, profiles: tuple[Profile, Profile]) -> float:
+def row_drift_pct(findings: Findings, counts: tuple[KeyCounts, KeyCounts]) -> float:
     """Rows missing or extra on either side, as a share of the larger side."""
-    largest = max(p.rows for p in profiles)
+    largest = max(c.rows for c in counts)
     return round(100.0 * findings.missing_or_extra_rows / largest, 6) if largest else 0.0
 
 
@@ -75,14 +76,14 @@ def too_many(pair: PairPlan, beyond_tolerance: int, compared: int) -> bool:
 def _coverage(pair: PairPlan, halted: bool) -> str:
     if halted:
         return COVERAGE["halted"]
-    if pair.algorithm == "hashdiff" and pair.gridded_columns:
-        return COVERAGE["hashdiff on the tolerance grid"]
+    if pair.gridded_columns:
+        return COVERAGE[f"{pair.algorithm} on the tolerance grid"]
     return COVERAGE[pair.algorithm]
 
 
 def _result(
     pair: PairPlan,
-    profiles: tuple[Profile, Profile] | None,
+    counts: tuple[KeyCounts, KeyCounts] | None,
     stats: HashdiffStats,
     findings: Findings,
     elapsed: float,
@@ -92,16 +93,16 @@ def _result(
         PublishedDifference(None, f["kind"], f["column_name"], f["source_type"], f["target_type"])
         for f in pair.schema_findings
     ]
-    if profiles is None:
+    if counts is None:
         sizes, drift, key_counts = (None, None), None, [None] * 4
         stats_of_columns = []
     else:
-        sizes = tuple(p.rows for p in profiles)
-        drift = row_drift_pct(findings, profiles)
-        key_counts = [count for p in profiles for count in (p.null_keys, p.duplicate_keys)]
+        sizes = tuple(c.rows for c in counts)
+        drift = row_drift_pct(findings, counts)
+        key_counts = [n for c in counts for n in (c.null_keys, c.duplicate_keys)]
         # Rows present on both sides: each of their values was compared (rows with a NULL key,
         # left out under enforce_key warn or off, were not).
-        values_compared = profiles[0].checksum.rows - findings.counts["missing_in_target_rows"]
+        values_compared = counts[0].compared_rows - findings.counts["missing_in_target_rows"]
         values_compared -= findings.counts["duplicate_in_source_rows"]
         stats_of_columns = column_stats(
             findings.differences,
@@ -126,7 +127,7 @@ def _result(
         differing_rows=findings.differing_rows,
         schema_findings=len(schema),
         row_drift_pct=drift,
-        passed=profiles is not None and passed(pair, findings, drift, stats.halted),
+        passed=counts is not None and passed(pair, findings, drift, stats.halted),
         halted=stats.halted,
         checksum_passes=stats.passes,
         segments_checked=stats.segments_checked,
@@ -137,7 +138,7 @@ def _result(
         config_hash=pair.config_hash,
         tolerance_hash=pair.tolerance_hash,
         filters=pair.filters,
-        data_compared=profiles is not None,
+        data_compared=counts is not None,
         schema_compatible=pair.schema_compatible,
         source_schema_hash=pair.source.schema_hash,
         target_schema_hash=pair.target.schema_hash,

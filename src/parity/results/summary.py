@@ -66,6 +66,11 @@ class Findings:
     within_tolerance_values: int
     differences: list[Difference]
 
+    @classmethod
+    def none(cls) -> Findings:
+        """Nothing found: what a pair whose rows all match, or were not compared, reports."""
+        return cls({name: 0 for name in COUNTS}, 0, 0, [])
+
     @property
     def differing_rows(self) -> int:
         """Rows that differ beyond tolerance: every kind but within_tolerance."""

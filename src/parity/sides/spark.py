@@ -1,7 +1,10 @@
-"""A side held by the Spark session itself: the plan's canonical SQL, filtered and grouped."""
+"""A side held by the Spark session itself: the plan's canonical SQL, filtered and grouped, and
+for joindiff its native select."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import reduce
 
 from pyspark.sql import Column, DataFrame, SparkSession
@@ -9,12 +12,14 @@ from pyspark.sql import functions as F
 
 from parity.plan import SidePlan
 from parity.values.keyspace import KeySpace
-from parity.values.profile import Checksum, Profile
+from parity.values.profile import Checksum, KeyCounts, Profile
 from parity.values.rows import Row
 
 LONG_SAFE = 2**62
 # Up to this many cells, a filter lists them; past it, a semi-join (_in_cells).
 LITERAL_CELLS = 4096
+# Which side a row of rows_of_keys comes from.
+IN_SOURCE = "__parity_in_source"
 
 
 class SparkSide:
@@ -24,6 +29,8 @@ class SparkSide:
         self.canonical: DataFrame = spark.sql(plan.canonical_sql)
         # The rows compared: a NULL key matches no key (Profile).
         self.frame: DataFrame = self.canonical.where(~_null_key(plan))
+        # joindiff's first pass: every row's canonical key and native hash.
+        self.native: DataFrame | None = spark.sql(plan.native_sql) if plan.native_sql else None
         self._checksum = F.expr(plan.checksum_sql)
 
     def __enter__(self) -> SparkSide:
@@ -50,13 +57,17 @@ class SparkSide:
             F.sum(F.when(~compared, F.col("rows"))).alias("null_keys"),
             F.count_if(compared & (F.col("rows") > 1)).alias("duplicate_keys"),
         ).first()
+        compared = int(row["compared_rows"] or 0)
         return Profile(
-            Checksum(int(row["compared_rows"] or 0), int(row["total"] or 0)),
+            Checksum(compared, int(row["total"] or 0)),
             row["low"],
             row["high"],
-            rows=int(row["rows"] or 0),
-            null_keys=int(row["null_keys"] or 0),
-            duplicate_keys=int(row["duplicate_keys"]),
+            KeyCounts(
+                int(row["rows"] or 0),
+                compared,
+                int(row["null_keys"] or 0),
+                int(row["duplicate_keys"]),
+            ),
         )
 
     def checksums(
@@ -87,6 +98,51 @@ class SparkSide:
         return self.frame.join(
             F.broadcast(wanted), cell.cast("bigint") == wanted["cell"], "left_semi"
         )
+
+
+@contextmanager
+def rows_of_keys(
+    source: SparkSide, target: SparkSide, keys: DataFrame, count: int
+) -> Iterator[tuple[DataFrame, DataFrame]]:
+    """Both sides' canonical rows of the ``count`` keys listed in ``keys`` (a frame of key
+    columns), read in one job and cached while the context lasts: the comparison reads them
+    several times. A filter, not a semi-join: Spark pushes a filter below the canonical
+    select, so only these rows are canonicalized, where a semi-join would wait above it. Up to
+    LITERAL_CELLS keys are listed as literals, which Spark probes as a hash set; more, by an IN
+    subquery."""
+    names = list(source.plan.key_columns)
+    both = source.frame.withColumn(IN_SOURCE, F.lit(True)).unionByName(
+        target.frame.withColumn(IN_SOURCE, F.lit(False))
+    )
+    if count <= LITERAL_CELLS:
+        listed = [tuple(row) for row in keys.collect()]
+        if len(names) == 1:
+            chosen = both.where(F.col(names[0]).isin([key[0] for key in listed]))
+        else:
+            wanted = [F.struct(*[F.lit(v) for v in key]) for key in listed]
+            chosen = both.where(F.struct(*names).isin(*wanted))
+    else:
+        columns = ", ".join(names)
+        chosen = both.sparkSession.sql(
+            f"select * from {{rows}} where ({columns}) in (select {columns} from {{keys}})",
+            rows=both,
+            keys=keys,
+        )
+    kept = chosen.persist()
+    try:
+        kept.count()
+        yield (
+            kept.where(F.col(IN_SOURCE)).drop(IN_SOURCE),
+            kept.where(~F.col(IN_SOURCE)).drop(IN_SOURCE),
+        )
+    finally:
+        kept.unpersist()
+
+
+def release_checkpoint(frame: DataFrame) -> None:
+    """Frees a frame kept by localCheckpoint: unpersist() leaves a checkpoint's blocks to the
+    JVM's garbage collection, so its RDD is unpersisted itself."""
+    frame._jdf.queryExecution().analyzed().rdd().unpersist(False)
 
 
 def _null_key(plan: SidePlan) -> Column:

@@ -10,7 +10,7 @@ from parity.errors import ParityError
 from parity.plan import SidePlan
 from parity.sides.connections import QueryError, connect
 from parity.values.keyspace import KeySpace
-from parity.values.profile import Checksum, Profile
+from parity.values.profile import Checksum, KeyCounts, Profile
 from parity.values.rows import Row
 
 
@@ -38,13 +38,12 @@ class SqlSide:
             self.plan.profile_sql
         )[0]
         low, high = (None if v is None else int(v) for v in (low, high))
+        compared = int(compared_rows or 0)
         return Profile(
-            Checksum(int(compared_rows or 0), int(total or 0)),
+            Checksum(compared, int(total or 0)),
             low,
             high,
-            rows=int(rows or 0),
-            null_keys=int(null_keys or 0),
-            duplicate_keys=int(duplicate_keys or 0),
+            KeyCounts(int(rows or 0), compared, int(null_keys or 0), int(duplicate_keys or 0)),
         )
 
     def checksums(

@@ -1,4 +1,5 @@
-"""What one pass over a side tells: its checksums, key range and key counts."""
+"""What one pass over a side tells: its sizes and key counts, and for hashdiff its checksum and
+key range."""
 
 from __future__ import annotations
 
@@ -12,14 +13,22 @@ class Checksum:
 
 
 @dataclass(frozen=True)
+class KeyCounts:
+    """A side's sizes and key counts, whichever algorithm counted them. A row with a NULL in its
+    key cannot be matched by key: it is counted, and left out of the comparison."""
+
+    rows: int  # every row, those with a NULL key included
+    compared_rows: int  # the rows without a NULL key
+    null_keys: int  # rows with a NULL in a key column
+    duplicate_keys: int  # key values (without NULL) held by more than one row
+
+
+@dataclass(frozen=True)
 class Profile:
-    """One pass over a side: its size, the whole-table checksum and key range of the rows it
-    compares, and its key counts. A row with a NULL in its key cannot be matched by key: it is
-    counted, and left out of the comparison."""
+    """hashdiff's first pass over a side: the whole-table checksum and key range of the rows it
+    compares, and its key counts."""
 
     checksum: Checksum
     min_position: int | None
     max_position: int | None
-    rows: int  # every row, those with a NULL key included
-    null_keys: int  # rows with a NULL in a key column
-    duplicate_keys: int  # key values (without NULL) held by more than one row
+    counts: KeyCounts

@@ -1,4 +1,5 @@
-"""Both sides in one Spark session: the multiset comparison of rowdiff.py as Spark SQL.
+"""Both sides in one Spark session: the multiset comparison of rowdiff.py as Spark SQL, over
+canonical rows (joindiff's second pass, on the rows of the keys its first pass found differing).
 
 Rows are first counted per distinct (key, values) and matched by a full outer join with
 null-safe equality on every column, so identical copies cancel without leaving the engine.
@@ -22,7 +23,9 @@ from parity.values.rows import (
 )
 
 
-def joindiff(source: DataFrame, target: DataFrame, keys: list[str], values: list[str]) -> DataFrame:
+def canonical_join(
+    source: DataFrame, target: DataFrame, keys: list[str], values: list[str]
+) -> DataFrame:
     """Row differences with the schema of results.ROW_DIFF_SCHEMA."""
     columns = keys + values
     source_counts, target_counts = _counted(source, columns, "s"), _counted(target, columns, "t")

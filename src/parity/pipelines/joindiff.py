@@ -1,0 +1,54 @@
+"""joindiff as a pipeline, for two sides in the Spark session: a first pass of native hashes per
+key finds the differing keys and counts both sides' keys; the keys are enforced; only the rows of
+the differing keys are canonicalized and compared as multisets. Nothing but the differences
+reaches the driver."""
+
+from __future__ import annotations
+
+from parity.algorithms.canonical_join import canonical_join
+from parity.algorithms.hashdiff import HashdiffStats
+from parity.algorithms.key_hashes import key_hash_pass
+from parity.comparison.key_constraints import enforce_keys
+from parity.log import logger
+from parity.pipelines.outcome import Outcome
+from parity.plan import PairPlan
+from parity.results import judgement
+from parity.results.summary import Findings, rows_beyond_tolerance, summarize
+from parity.sides.spark import SparkSide, rows_of_keys
+
+
+def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
+    keys, values = list(pair.source.key_columns), list(pair.source.value_columns)
+    names, rules = pair.source.column_names, pair.column_rules
+    first = key_hash_pass(source.native, target.native, keys, pair.source.native_hash_column)
+    try:
+        logger.info(
+            "parity pair '%s': joindiff pass 1, native hashes by key: %s source rows, %s target"
+            " rows scanned, %d keys differ",
+            pair.name,
+            first.counts[0].rows,
+            first.counts[1].rows,
+            first.differing_keys,
+        )
+        keys_flagged = enforce_keys(pair, first.counts)
+        stats = HashdiffStats()
+        if not first.differing_keys:
+            return Outcome(Findings.none(), first.counts, stats, keys_flagged)
+        with rows_of_keys(source, target, first.differing, first.differing_keys) as rows:
+            diffs = canonical_join(*rows, keys, values).persist()
+            try:
+                if pair.critical_drift_ratio is not None:
+                    found = rows_beyond_tolerance(diffs, names, rules)
+                    compared = max(c.rows for c in first.counts)
+                    stats.halted = judgement.too_many(pair, found, compared)
+                findings = summarize(diffs, names, rules, with_differences=not stats.halted)
+            finally:
+                diffs.unpersist()
+        logger.info(
+            "parity pair '%s': joindiff pass 2, the rows of %d differing keys compared",
+            pair.name,
+            first.differing_keys,
+        )
+        return Outcome(findings, first.counts, stats, keys_flagged)
+    finally:
+        first.release()
