@@ -5,7 +5,9 @@
     pair hashes it on a grid. Spark's hash skips NULL arguments, so (NULL, 5) and (5, NULL) would
     hash alike: a mask of the row's NULLs is hashed first. `columns` lists {name, profile,
     hash_grid} in comparison order, keys first; `native` says, per compared column, whether it is
-    hashed as Spark holds it (parity.natively_hashed). -#}
+    hashed as Spark holds it (parity.natively_hashed). A single integer key is its own position
+    (as in parity.side_select), selected too: the first pass then sums by cells of consecutive
+    keys instead of by key (algorithms/cell_hashes.py). -#}
 {% macro native_select(relation_name, key_count, columns, native, predicate=none) %}
     {%- set aliases = parity.column_aliases(key_count, (columns | length) - key_count) -%}
     {%- set hashed = [] -%}
@@ -29,6 +31,9 @@
         {%- do masks.append(flags | join(' + ')) -%}
     {%- endfor -%}
 select
+    {%- if key_count == 1 and columns[0]['profile']['kind'] == 'integer' %}
+    {{ parity.key_position('spark', parity.quote_identifier('spark', columns[0]['name'])) }} as {{ aliases['position'] }},
+    {%- endif %}
     {%- for column in columns[:key_count] %}
     {{ parity.canonical_value('spark', parity.quote_identifier('spark', column['name']), column['profile']) }} as {{ aliases['keys'][loop.index0] }},
     {%- endfor %}

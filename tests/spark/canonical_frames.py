@@ -36,8 +36,9 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         relation_name=view,
         canonical_sql=f"select * from {view}",
         # As macros/plan/native_select.sql renders it: NULLs masked, then the values hashed.
-        native_sql=f"select __parity_k0, xxhash64({mask}, {', '.join(values)}) as __parity_native"
-        f" from {view}",
+        # The key is its own position, so the first pass can sum by cell (cell_hashes.py).
+        native_sql=f"select __parity_pos, __parity_k0, xxhash64({mask}, {', '.join(values)})"
+        f" as __parity_native from {view}",
         checksum_sql="sum(cast(__parity_hash as decimal(38, 0)))",
         profile_sql="",
         checksums_sql="",

@@ -9,10 +9,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parity.algorithms.canonical_join import canonical_join
+from parity.algorithms.cell_hashes import NARROW_SHARE, CellPass, cell_hash_pass
 from parity.algorithms.hashdiff import hashdiff
 from parity.algorithms.key_hashes import key_hash_pass
 from parity.algorithms.rowdiff import RowDiff, canonical_order, compare_rows
-from parity.sides.spark import LITERAL_CELLS, rows_of_keys
+from parity.sides.spark import CELL_BITS, LITERAL_CELLS
 from tests.spark.canonical_frames import spark_side
 
 VALUES = st.sampled_from(["a", "b", "", "é☕", "1:a", "-", None])
@@ -84,17 +85,34 @@ def test_hashdiff_joindiff_and_memory_agree(spark, tables, factor, threshold):
         expected
     )
 
-    first = key_hash_pass(source.native, target.native, keys, "__parity_native")
-    try:
-        assert first.differing_keys == len({d.key for d in expected})
-        with rows_of_keys(source, target, first.differing, first.differing_keys) as rows:
-            assert ordered(as_row_diffs(canonical_join(*rows, keys, values))) == expected
-    finally:
-        first.release()
-    for counts, rows in zip(first.counts, (source_rows, target_rows), strict=True):
-        copies = Counter(key for key, _ in rows)
-        assert (counts.rows, counts.compared_rows, counts.null_keys) == (len(rows), len(rows), 0)
-        assert counts.duplicate_keys == sum(1 for n in copies.values() if n > 1)
+    differing = {d.key for d in expected}
+    for first in first_passes(source, target):
+        try:
+            if isinstance(first, CellPass):
+                assert first.differing_cells == len({int(k[0]) >> CELL_BITS for k in differing})
+            else:
+                assert first.differing_keys == len(differing)
+            with first.compared_rows(source, target) as rows:
+                assert ordered(as_row_diffs(canonical_join(*rows, keys, values))) == expected
+        finally:
+            first.release()
+        for counts, rows in zip(first.counts, (source_rows, target_rows), strict=True):
+            copies = Counter(key for key, _ in rows)
+            assert (counts.rows, counts.compared_rows, counts.null_keys) == (
+                len(rows),
+                len(rows),
+                0,
+            )
+            assert counts.duplicate_keys == sum(1 for n in copies.values() if n > 1)
+
+
+def first_passes(source, target) -> list:
+    """joindiff's first pass both ways: by key, and by cell of consecutive keys."""
+    keys = list(source.plan.key_columns)
+    return [
+        key_hash_pass(source.native, target.native, keys, "__parity_native"),
+        cell_hash_pass(source, target, keys),
+    ]
 
 
 def as_row_diffs(frame) -> list[RowDiff]:
@@ -111,16 +129,45 @@ def as_row_diffs(frame) -> list[RowDiff]:
 
 def test_many_differing_keys_are_listed_by_a_subquery(spark):
     """More differing keys than a filter lists (LITERAL_CELLS): their rows are chosen by an IN
-    subquery, and joindiff's two passes still find every difference."""
+    subquery, and joindiff's two passes still find every difference; by cell, so many rows
+    differ that the cells are narrowed to their differing keys first (NARROW_SHARE)."""
     source_rows = [((str(i),), (f"v{i}", "x")) for i in range(6_000)]
     target_rows = [(key, (first, "y")) for key, (first, _) in source_rows[1:]]
     source = spark_side(spark, "source", source_rows, 2)
     target = spark_side(spark, "target", target_rows, 2)
     keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
-    first = key_hash_pass(source.native, target.native, keys, "__parity_native")
+    for first in first_passes(source, target):
+        try:
+            with first.compared_rows(source, target) as rows:
+                found = as_row_diffs(canonical_join(*rows, keys, values))
+        finally:
+            first.release()
+        assert ordered(found) == ordered(compare_rows(source_rows, target_rows))
+    assert first.differing_rows > NARROW_SHARE * len(source_rows)
+    assert LITERAL_CELLS < 6_000
+
+
+def test_cells_count_duplicates_and_compare_only_their_own_rows(spark):
+    """By cell: a duplicated key is counted whether or not the sides differ in its cell; 64
+    distinct keys fill a cell without a duplicate, negative keys too; a few differing cells
+    among many have only their own rows compared (listed as literals)."""
+    source_rows = [((str(i),), (f"v{i}", "x")) for i in range(-128, 9_872)]
+    target_rows = list(source_rows)
+    target_rows[400] = (target_rows[400][0], ("changed", "x"))  # key 272
+    both = source_rows[5_128]  # key 5000, held twice by both sides: equal, duplicated
+    source_rows += [both, source_rows[100]]  # key -28
+    target_rows += [both, source_rows[3], source_rows[3], source_rows[700]]  # keys -125, 572
+    source = spark_side(spark, "source", source_rows, 2)
+    target = spark_side(spark, "target", target_rows, 2)
+    keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
+    first = cell_hash_pass(source, target, keys)
     try:
-        assert first.differing_keys == 6_000 > LITERAL_CELLS
-        with rows_of_keys(source, target, first.differing, first.differing_keys) as rows:
+        assert [c.duplicate_keys for c in first.counts] == [2, 3]
+        # The cells of keys -125, -28, 272 and 572; not that of 5000.
+        assert first.differing_cells == 4
+        assert first.differing_rows == 4 * 64 * 2 + 4 <= NARROW_SHARE * len(target_rows)
+        with first.compared_rows(source, target) as rows:
+            assert sum(frame.count() for frame in rows) == first.differing_rows
             found = as_row_diffs(canonical_join(*rows, keys, values))
     finally:
         first.release()
@@ -132,10 +179,22 @@ def test_native_hashes_tell_where_the_nulls_are(spark):
     alike and the first pass would call the rows equal."""
     source = spark_side(spark, "source", [(("1",), (None, "a"))], 2)
     target = spark_side(spark, "target", [(("1",), ("a", None))], 2)
-    first = key_hash_pass(source.native, target.native, ["__parity_k0"], "__parity_native")
+    for first in first_passes(source, target):
+        try:
+            assert not first.found_nothing
+            assert len(first.differing.collect()) == 1
+        finally:
+            first.release()
+
+
+def test_a_row_moved_to_another_key_of_its_cell_differs(spark):
+    """The native hash leaves the key out (the pass by key groups on it); summed by cell, the
+    same values under keys 55 and 52 of one cell would cancel, unless the key is hashed too."""
+    source = spark_side(spark, "source", [(("55",), ("", ""))], 2)
+    target = spark_side(spark, "target", [(("52",), ("", ""))], 2)
+    first = cell_hash_pass(source, target, list(source.plan.key_columns))
     try:
-        assert first.differing_keys == 1
-        assert [tuple(r) for r in first.differing.collect()] == [("1",)]
+        assert first.differing_cells == 1
     finally:
         first.release()
 

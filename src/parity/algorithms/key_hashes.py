@@ -11,13 +11,15 @@ overflow under ANSI mode when a key has many rows.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import reduce
 
 from pyspark.sql import Column, DataFrame, Observation
 from pyspark.sql import functions as F
 
-from parity.sides.spark import release_checkpoint
+from parity.sides.spark import IN_SOURCE, SparkSide, release_checkpoint, rows_of_keys
 from parity.values.profile import KeyCounts
 
 LOW_HALF = 0xFFFFFFFF
@@ -32,6 +34,21 @@ class KeyPass:
     differing: DataFrame
     differing_keys: int
 
+    @property
+    def found_nothing(self) -> bool:
+        return not self.differing_keys
+
+    @property
+    def found(self) -> str:
+        return f"{self.differing_keys} keys differ"
+
+    @contextmanager
+    def compared_rows(
+        self, source: SparkSide, target: SparkSide
+    ) -> Iterator[tuple[DataFrame, DataFrame]]:
+        """The canonical rows of the differing keys."""
+        yield rows_of_keys(source, target, self.differing, self.differing_keys)
+
     def release(self) -> None:
         release_checkpoint(self.differing)
 
@@ -42,10 +59,10 @@ def key_hash_pass(
     # One shuffle of both sides' (key, side, hash) rows, grouped once: cheaper than grouping
     # each side and joining the groups.
     tagged = [
-        frame.select(*keys, F.lit(side == "source").alias("__parity_in_source"), hash_column)
+        frame.select(*keys, F.lit(side == "source").alias(IN_SOURCE), hash_column)
         for frame, side in ((source, "source"), (target, "target"))
     ]
-    per_key = tagged[0].unionByName(tagged[1]).groupBy(*keys).agg(*_sums(hash_column))
+    per_key = tagged[0].unionByName(tagged[1]).groupBy(*keys).agg(*sums(hash_column))
     null_key = reduce(lambda a, b: a | b, [F.col(k).isNull() for k in keys])
     observed = Observation("parity_key_counts")
     metrics = []
@@ -68,16 +85,16 @@ def key_hash_pass(
     return KeyPass((counts[0], counts[1]), differing, differing.count())
 
 
-def _sums(hash_column: str) -> list[Column]:
+def sums(hash_column: str) -> list[Column]:
     """Per key and side: its rows, and the two halves of their hashes' sum."""
     hashed = F.col(hash_column)
     halves = {"low": hashed.bitwiseAND(F.lit(LOW_HALF)), "high": F.shiftrightunsigned(hashed, 32)}
-    sums = []
+    per_side = []
     for side in SIDES:
-        ours = F.col("__parity_in_source") == (side == "source")
-        sums.append(F.count_if(ours).alias(f"{side}_rows"))
-        sums += [F.sum(F.when(ours, half)).alias(f"{side}_{n}") for n, half in halves.items()]
-    return sums
+        ours = F.col(IN_SOURCE) == (side == "source")
+        per_side.append(F.count_if(ours).alias(f"{side}_rows"))
+        per_side += [F.sum(F.when(ours, half)).alias(f"{side}_{n}") for n, half in halves.items()]
+    return per_side
 
 
 def _counts(counted: dict, side: str) -> KeyCounts:

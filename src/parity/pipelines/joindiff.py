@@ -1,11 +1,13 @@
-"""joindiff as a pipeline, for two sides in the Spark session: a first pass of native hashes per
-key finds the differing keys and counts both sides' keys; the keys are enforced; only the rows of
-the differing keys are canonicalized and compared as multisets. Nothing but the differences
-reaches the driver."""
+"""joindiff as a pipeline, for two sides in the Spark session: a first pass of native hashes,
+summed per cell of consecutive keys where the key is a single integer (algorithms/cell_hashes.py),
+else per key (algorithms/key_hashes.py), finds what differs and counts both sides' keys; the
+keys are enforced; only the rows of what differs are canonicalized and compared as multisets.
+Nothing but the differences reaches the driver."""
 
 from __future__ import annotations
 
 from parity.algorithms.canonical_join import canonical_join
+from parity.algorithms.cell_hashes import cell_hash_pass
 from parity.algorithms.hashdiff import HashdiffStats
 from parity.algorithms.key_hashes import key_hash_pass
 from parity.comparison.key_constraints import enforce_keys
@@ -14,27 +16,34 @@ from parity.pipelines.outcome import Outcome
 from parity.plan import PairPlan
 from parity.results import judgement
 from parity.results.summary import Findings, rows_beyond_tolerance, summarize
-from parity.sides.spark import SparkSide, rows_of_keys
+from parity.sides.spark import SparkSide
 
 
 def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
     keys, values = list(pair.source.key_columns), list(pair.source.value_columns)
     names, rules = pair.source.column_names, pair.column_rules
-    first = key_hash_pass(source.native, target.native, keys, pair.source.native_hash_column)
+    # The plan's first-pass select carries the key position only where the key is its own.
+    by_cell = pair.source.position_column in source.native.columns
+    first = (
+        cell_hash_pass(source, target, keys)
+        if by_cell
+        else key_hash_pass(source.native, target.native, keys, pair.source.native_hash_column)
+    )
     try:
         logger.info(
-            "parity pair '%s': joindiff pass 1, native hashes by key: %s source rows, %s target"
-            " rows scanned, %d keys differ",
+            "parity pair '%s': joindiff pass 1, native hashes by %s: %s source rows, %s target"
+            " rows scanned, %s",
             pair.name,
+            "cell" if by_cell else "key",
             first.counts[0].rows,
             first.counts[1].rows,
-            first.differing_keys,
+            first.found,
         )
         keys_flagged = enforce_keys(pair, first.counts)
         stats = HashdiffStats()
-        if not first.differing_keys:
+        if first.found_nothing:
             return Outcome(Findings.none(), first.counts, stats, keys_flagged)
-        with rows_of_keys(source, target, first.differing, first.differing_keys) as rows:
+        with first.compared_rows(source, target) as rows:
             diffs = canonical_join(*rows, keys, values).persist()
             try:
                 if pair.critical_drift_ratio is not None:
@@ -45,9 +54,7 @@ def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
             finally:
                 diffs.unpersist()
         logger.info(
-            "parity pair '%s': joindiff pass 2, the rows of %d differing keys compared",
-            pair.name,
-            first.differing_keys,
+            "parity pair '%s': joindiff pass 2, the rows where %s compared", pair.name, first.found
         )
         return Outcome(findings, first.counts, stats, keys_flagged)
     finally:

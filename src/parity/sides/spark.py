@@ -3,8 +3,6 @@ for joindiff its native select."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import reduce
 
 from pyspark.sql import Column, DataFrame, SparkSession
@@ -18,8 +16,11 @@ from parity.values.rows import Row
 LONG_SAFE = 2**62
 # Up to this many cells, a filter lists them; past it, a semi-join (_in_cells).
 LITERAL_CELLS = 4096
-# Which side a row of rows_of_keys comes from.
+# Which side a row comes from, where both sides' rows are one frame.
 IN_SOURCE = "__parity_in_source"
+# joindiff's cells of consecutive integer keys hold 2^CELL_BITS keys: one bit each in a bigint
+# (algorithms/cell_hashes.py).
+CELL_BITS = 6
 
 
 class SparkSide:
@@ -100,43 +101,61 @@ class SparkSide:
         )
 
 
-@contextmanager
 def rows_of_keys(
     source: SparkSide, target: SparkSide, keys: DataFrame, count: int
-) -> Iterator[tuple[DataFrame, DataFrame]]:
+) -> tuple[DataFrame, DataFrame]:
     """Both sides' canonical rows of the ``count`` keys listed in ``keys`` (a frame of key
-    columns), read in one job and cached while the context lasts: the comparison reads them
-    several times. A filter, not a semi-join: Spark pushes a filter below the canonical
-    select, so only these rows are canonicalized, where a semi-join would wait above it. Up to
-    LITERAL_CELLS keys are listed as literals, which Spark probes as a hash set; more, by an IN
-    subquery."""
+    columns)."""
     names = list(source.plan.key_columns)
-    both = source.frame.withColumn(IN_SOURCE, F.lit(True)).unionByName(
-        target.frame.withColumn(IN_SOURCE, F.lit(False))
-    )
+    return _rows_matching(source, target, [F.col(n) for n in names], names, keys, count)
+
+
+def rows_of_cells(
+    source: SparkSide, target: SparkSide, cells: DataFrame, count: int
+) -> tuple[DataFrame, DataFrame]:
+    """Both sides' canonical rows in the ``count`` key cells listed in ``cells`` (a frame of one
+    column, ``cell``: key_cell of the key position)."""
+    position = source.plan.position_column
+    cell, cell_sql = key_cell(F.col(position)), f"shiftright({position}, {CELL_BITS})"
+    return _rows_matching(source, target, [cell], [cell_sql], cells, count)
+
+
+def _rows_matching(
+    source: SparkSide,
+    target: SparkSide,
+    matched: list[Column],
+    matched_sql: list[str],
+    wanted: DataFrame,
+    count: int,
+) -> tuple[DataFrame, DataFrame]:
+    """Both sides' canonical rows whose ``matched`` values (``matched_sql`` in SQL) are a row of
+    ``wanted``. A filter, not a semi-join: Spark pushes a filter below the canonical select, so
+    only these rows are canonicalized, where a semi-join would wait above it. Up to
+    LITERAL_CELLS wanted rows are listed as literals, which Spark probes as a hash set; more, by
+    an IN subquery."""
     if count <= LITERAL_CELLS:
-        listed = [tuple(row) for row in keys.collect()]
-        if len(names) == 1:
-            chosen = both.where(F.col(names[0]).isin([key[0] for key in listed]))
+        listed = [tuple(row) for row in wanted.collect()]
+        if len(matched) == 1:
+            condition = matched[0].isin([values[0] for values in listed])
         else:
-            wanted = [F.struct(*[F.lit(v) for v in key]) for key in listed]
-            chosen = both.where(F.struct(*names).isin(*wanted))
-    else:
-        columns = ", ".join(names)
-        chosen = both.sparkSession.sql(
-            f"select * from {{rows}} where ({columns}) in (select {columns} from {{keys}})",
-            rows=both,
-            keys=keys,
+            literals = [F.struct(*[F.lit(v) for v in values]) for values in listed]
+            condition = F.struct(*matched).isin(*literals)
+        return source.frame.where(condition), target.frame.where(condition)
+    columns = ", ".join(matched_sql)
+    return tuple(
+        side.frame.sparkSession.sql(
+            f"select * from {{rows}} where ({columns}) in (select * from {{wanted}})",
+            rows=side.frame,
+            wanted=wanted,
         )
-    kept = chosen.persist()
-    try:
-        kept.count()
-        yield (
-            kept.where(F.col(IN_SOURCE)).drop(IN_SOURCE),
-            kept.where(~F.col(IN_SOURCE)).drop(IN_SOURCE),
-        )
-    finally:
-        kept.unpersist()
+        for side in (source, target)
+    )
+
+
+def key_cell(position: Column) -> Column:
+    """The cell of 2^CELL_BITS consecutive key positions a position falls in: a shift, so
+    negative positions floor like positive ones."""
+    return F.shiftright(position, CELL_BITS)
 
 
 def release_checkpoint(frame: DataFrame) -> None:
