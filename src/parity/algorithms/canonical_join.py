@@ -14,6 +14,7 @@ from __future__ import annotations
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
+from parity.sides.spark import IN_SOURCE
 from parity.values.rows import (
     DUPLICATE_IN_SOURCE,
     DUPLICATE_IN_TARGET,
@@ -23,7 +24,6 @@ from parity.values.rows import (
 )
 
 SORTABLE = "array<struct<null:boolean,text:string>>"
-IN_SOURCE = "__parity_in_source"
 # The rows of `this` side of a key left over once the other side's equal rows cancel them.
 LEFT_OVER = (
     "filter({this}, (row, i) -> i + 1 - array_position({this}, row)"
