@@ -15,12 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import reduce
 
 from pyspark.sql import Column, DataFrame, Observation
 from pyspark.sql import functions as F
 
-from parity.algorithms.key_hashes import SIDES, key_hash_pass, sums
+from parity.algorithms.key_hashes import SIDES, key_hash_pass, sums, sums_equal
 from parity.sides.spark import (
     CELL_BITS,
     IN_SOURCE,
@@ -107,10 +106,7 @@ def cell_hash_pass(source: SparkSide, target: SparkSide, keys: list[str]) -> Cel
         .agg(*sums(hash_column), *_bits())
     )
     null_key = F.col(CELL).isNull()
-    same = reduce(
-        lambda a, b: a & b,
-        [F.col(f"source_{n}").eqNullSafe(F.col(f"target_{n}")) for n in ("rows", "low", "high")],
-    )
+    same = sums_equal()
     differs = ~null_key & ~same
     duplicated = {
         side: ~null_key & (F.col(f"{side}_rows") > F.bit_count(f"{side}_bits")) for side in SIDES

@@ -73,10 +73,7 @@ def key_hash_pass(
             F.sum(F.when(null_key, rows).otherwise(0)).alias(f"{side}_null_keys"),
             F.count_if(~null_key & (rows > 1)).alias(f"{side}_duplicate_keys"),
         ]
-    same = reduce(
-        lambda a, b: a & b,
-        [F.col(f"source_{n}").eqNullSafe(F.col(f"target_{n}")) for n in ("rows", "low", "high")],
-    )
+    same = sums_equal()
     # Kept in the executors and cut from the plan that found them, in the job that counts the
     # keys: the queries that list these keys never run the first pass again.
     differing = per_key.observe(observed, *metrics).where(~null_key & ~same).select(*keys)
@@ -95,6 +92,14 @@ def sums(hash_column: str) -> list[Column]:
         per_side.append(F.count_if(ours).alias(f"{side}_rows"))
         per_side += [F.sum(F.when(ours, half)).alias(f"{side}_{n}") for n, half in halves.items()]
     return per_side
+
+
+def sums_equal() -> Column:
+    """Whether both sides' rows and hash sums (as ``sums`` names them) are equal."""
+    return reduce(
+        lambda a, b: a & b,
+        [F.col(f"source_{n}").eqNullSafe(F.col(f"target_{n}")) for n in ("rows", "low", "high")],
+    )
 
 
 def _counts(counted: dict, side: str) -> KeyCounts:
