@@ -3,7 +3,9 @@ Parquet tables."""
 
 from __future__ import annotations
 
-from pyspark.sql import DataFrame, SparkSession
+from dataclasses import dataclass
+
+from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 COLUMNS = """
@@ -18,36 +20,56 @@ COLUMNS = """
 """
 
 
-def planted_ids(rows: int, differences: int, duplicated: int = 0) -> dict[str, list[int]]:
-    """Evenly spread ids: a quarter deleted, a quarter added past the end, half changed; and
-    ``duplicated`` other ids whose row the target holds twice."""
-    stride = max(rows // max(differences, 1), 1)
-    spread = [1 + i * stride for i in range(differences)]
-    quarter = differences // 4
-    return {
-        "deleted": spread[:quarter],
-        "added": [rows + 1 + i for i in range(quarter)],
-        "changed": spread[quarter : differences - quarter],
-        "duplicated": [2 + i * max(rows // max(duplicated, 1), 1) for i in range(duplicated)],
-    }
+@dataclass(frozen=True)
+class Planted:
+    """Evenly spread ids: of ``differences``, a quarter deleted, a quarter added past the end,
+    half changed; and ``duplicated`` other ids whose row the target holds twice. Each set is a
+    rule on the id, not a list, so a million differences cost what a hundred do."""
+
+    rows: int
+    differences: int
+    duplicated: int
+
+    @property
+    def quarter(self) -> int:
+        return self.differences // 4
+
+    @property
+    def count(self) -> int:
+        return self.differences + self.duplicated
+
+    def spread(self, first: int, last: int) -> Column:
+        """The ids 1 + i * stride for first <= i < last."""
+        stride = max(self.rows // max(self.differences, 1), 1)
+        index = F.expr(f"(id - 1) div {stride}")
+        return (F.expr(f"pmod(id - 1, {stride})") == 0) & (index >= first) & (index < last)
+
+    def doubled(self) -> Column:
+        stride = max(self.rows // max(self.duplicated, 1), 1)
+        index = F.expr(f"(id - 2) div {stride}")
+        return (
+            (F.col("id") >= 2)
+            & (F.expr(f"pmod(id - 2, {stride})") == 0)
+            & (index < self.duplicated)
+        )
 
 
 def write_pair(
     spark: SparkSession, schema: str, rows: int, differences: int, duplicated: int = 0
-) -> dict[str, list[int]]:
-    planted = planted_ids(rows, differences, duplicated)
+) -> Planted:
+    planted = Planted(rows, differences, duplicated)
     if not spark.catalog.databaseExists(schema):  # Hive logs an error for "if not exists"
         spark.sql(f"create database {schema}")
     source = spark.range(1, rows + 1).selectExpr(*_columns())
     _save(source, f"{schema}.bench_source")
-    changed = F.col("id").isin(planted["changed"])
+    changed = planted.spread(planted.quarter, differences - planted.quarter)
     target = (
-        spark.range(1, rows + 1 + len(planted["added"]))
-        .where(~F.col("id").isin(planted["deleted"]))
+        spark.range(1, rows + 1 + planted.quarter)
+        .where(~planted.spread(0, planted.quarter))
         .selectExpr(*_columns())
         .withColumn("status", F.when(changed, F.upper("status")).otherwise(F.col("status")))
     )
-    target = target.unionByName(target.where(F.col("id").isin(planted["duplicated"])))
+    target = target.unionByName(target.where(planted.doubled()))
     _save(target, f"{schema}.bench_target")
     return planted
 

@@ -7,6 +7,7 @@
         'tolerance': {},
         'max_row_drift_pct': 0,
         'critical_drift_ratio': none,
+        'max_differences': none,
         'tolerant_checksums': true,
         'where': none,
         'exclude_columns': [],

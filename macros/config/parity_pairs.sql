@@ -66,7 +66,8 @@
         {{ exceptions.raise_compiler_error(where ~ ": algorithm must be auto, hashdiff or joindiff, not '" ~ normalized['algorithm'] ~ "'") }}
     {%- endif -%}
     {#- A pass asks for at most 65,536 cells per segment it refines (src/parity/algorithms/hashdiff.py). -#}
-    {%- for option, minimum, maximum in [('bisection_factor', 2, 65536), ('bisection_threshold', 1, none)] -%}
+    {%- for option, minimum, maximum in [('bisection_factor', 2, 65536), ('bisection_threshold', 1, none), ('max_differences', 1, none)]
+        if option != 'max_differences' or normalized[option] is not none -%}
         {%- set value = normalized[option] -%}
         {%- if value is not number or value is boolean or (value | int) != value or value < minimum or (maximum is not none and value > maximum) -%}
             {{ exceptions.raise_compiler_error(where ~ ": " ~ option ~ " must be a whole number of at least " ~ minimum

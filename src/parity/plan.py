@@ -100,6 +100,16 @@ class PairPlan:
         return None if ratio is None else float(ratio)
 
     @property
+    def max_differences(self) -> int | None:
+        limit = self.config["max_differences"]
+        return None if limit is None else int(limit)
+
+    @property
+    def limited(self) -> bool:
+        """Whether a limit may stop the pair early: critical_drift_ratio or max_differences."""
+        return self.critical_drift_ratio is not None or self.max_differences is not None
+
+    @property
     def bisection_factor(self) -> int:
         return int(self.config["bisection_factor"])
 

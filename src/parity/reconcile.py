@@ -18,15 +18,14 @@ from parity.log import logger
 from parity.pipelines import hashdiff, joindiff
 from parity.plan import PairPlan, pairs_from_rows
 from parity.results import judgement
-from parity.results.pair_result import RESULT_SCHEMA, PairResult
+from parity.results.pair_result import PairResult, results_frame
 from parity.sides.opened import opened_sides
 from parity.sides.unreadable_files import unreadable_file
 
 
 def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
     pairs = pairs_from_rows([row.asDict() for row in plan.collect()])
-    results = [reconcile_pair(spark, pair).as_row() for pair in pairs]
-    return spark.createDataFrame(results, RESULT_SCHEMA)
+    return results_frame(spark, [reconcile_pair(spark, pair) for pair in pairs])
 
 
 def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
@@ -49,7 +48,7 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
     try:
         with opened_sides(spark, pair) as (source, target):
             if pair.algorithm == "hashdiff":
-                outcome = hashdiff.run(spark, pair, source, target)
+                outcome = hashdiff.run(pair, source, target)
             else:
                 # The plan chooses joindiff only for two sides in the Spark session.
                 outcome = joindiff.run(pair, source, target)
@@ -63,10 +62,10 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
     elapsed = round(time.perf_counter() - started, 3)
     findings = outcome.findings
     logger.info(
-        "parity pair '%s': %d differing rows, %d differences, %.1fs",
+        "parity pair '%s': %d differing rows, %d values differ, %.1fs",
         pair.name,
         findings.differing_rows,
-        len(findings.differences),
+        findings.mismatched_values + findings.within_tolerance_values,
         elapsed,
     )
     return judgement.compared(

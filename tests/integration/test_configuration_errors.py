@@ -127,6 +127,10 @@ GOOD = {
             "parity pair 'p': critical_drift_ratio must be a number above 0 and at most 1",
         ),
         (
+            [{**GOOD, "max_differences": 0}],
+            "parity pair 'p': max_differences must be a whole number of at least 1, not '0'",
+        ),
+        (
             [{**GOOD, "max_row_drift_pct": -1}],
             "parity pair 'p': max_row_drift_pct must be a percentage from 0 to 100",
         ),

@@ -190,6 +190,17 @@ def reconciled(scratch, spark, remote_legacy):
             algorithm="hashdiff",
             bisection_threshold=16,
         ),
+        # 16 differing keys from 10 to 91: the first cell of 64 keys holds 11 of them.
+        pair(
+            "tol_capped_joindiff", "tolerance_target", max_differences=1, tolerant_checksums=False
+        ),
+        pair(
+            "tol_capped_hashdiff",
+            "tolerance_target",
+            max_differences=3,
+            algorithm="hashdiff",
+            bisection_threshold=16,
+        ),
         pair(
             "tol_not_halted",
             "tolerance_target",
@@ -359,6 +370,19 @@ def test_circuit_breaker_halts_and_fails_the_pair(reconciled):
     assert differences["tol_halted_hashdiff"]
     assert not summaries["tol_not_halted"]["halted"]
     assert kinds(differences["tol_not_halted"]) == EXPECTED
+
+
+def test_max_differences_stops_the_pair_early(reconciled):
+    summaries, differences, _, drift = reconciled
+    for name in ("tol_capped_joindiff", "tol_capped_hashdiff"):
+        assert summaries[name]["halted"] and not summaries[name]["passed"]
+        coverage = drift[(name, "amount")]["coverage"]
+        assert coverage.startswith("halted at max_differences")
+    # joindiff compares the first differing cell of 64 keys only, and publishes what it holds.
+    capped = kinds(differences["tol_capped_joindiff"])
+    assert capped == {k: v for k, v in EXPECTED.items() if int(k[0]) < 64}
+    assert summaries["tol_capped_joindiff"]["value_mismatch_rows"] == 5
+    assert summaries["tol_capped_hashdiff"]["value_mismatch_rows"] >= 3
 
 
 def test_column_drift_telemetry_of_the_run(reconciled):

@@ -50,20 +50,34 @@ class CellPass:
         return not self.differing_cells
 
     @property
+    def differing_units(self) -> int:
+        """What compared_rows may be limited to the first of: differing cells."""
+        return self.differing_cells
+
+    @property
     def found(self) -> str:
         return f"{self.differing_cells} cells of 64 keys differ ({self.differing_rows} rows)"
 
     @contextmanager
     def compared_rows(
-        self, source: SparkSide, target: SparkSide
+        self, source: SparkSide, target: SparkSide, limit: int | None = None
     ) -> Iterator[tuple[DataFrame, DataFrame]]:
-        """The canonical rows to compare: those of the differing cells, or, when they are
-        many, of the differing keys in them (a native pass by key over those cells' rows)."""
+        """The canonical rows to compare: those of the differing cells (or of the first
+        ``limit`` of them in key order), or, when they are many, of the differing keys in them
+        (a native pass by key over those cells' rows)."""
         larger = max(c.rows for c in self.counts)
-        if self.differing_rows <= NARROW_SHARE * larger:
-            yield rows_of_cells(source, target, self.differing, self.differing_cells)
+        differing, count, rows = self.differing, self.differing_cells, self.differing_rows
+        if limit is not None and count > limit:
+            # Their rows are not counted: as many per cell as on average.
+            differing, count, rows = (
+                differing.orderBy("cell").limit(limit),
+                limit,
+                rows * limit // count,
+            )
+        if rows <= NARROW_SHARE * larger:
+            yield rows_of_cells(source, target, differing, count)
             return
-        cells = self.differing.select(F.col("cell").alias(CELL))
+        cells = differing.select(F.col("cell").alias(CELL))
         in_cells = [
             side.native.withColumn(CELL, key_cell(F.col(side.plan.position_column))).join(
                 cells, on=CELL, how="left_semi"

@@ -5,25 +5,28 @@ at the next level: it descends at least as many levels as it takes for the expec
 cell to reach the bisection threshold, and further while the cells it returns stay within a
 budget, because smaller differing cells mean fewer rows downloaded. Sums are additive, so the
 coarser levels are implied and never queried. Only cells whose checksum or count differ are
-refined; cells within the threshold (or no longer divisible) are downloaded and compared in
-memory as soon as a pass finds them, so no segment larger than the threshold ever leaves an
-engine, and a circuit breaker can stop the drill-down between passes. Each downloaded cell
-holds at least one differing key, so the rows moved out of each side's engine are at most the
-number of differing keys times the threshold (except in a cell that cannot be split further,
-which comes whole, however many copies of its keys it holds).
+refined; cells within the threshold (or no longer divisible) are downloaded and compared (in
+Spark, canonical_join.py) as soon as a pass finds them, so no segment larger than the threshold
+ever leaves an engine, and a circuit breaker can stop the drill-down between passes. Each
+downloaded cell holds at least one differing key, so the rows moved out of each side's engine
+are at most the number of differing keys times the threshold (except in a cell that cannot be
+split further, which comes whole, however many copies of its keys it holds).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import reduce
 
-from parity.algorithms.rowdiff import canonical_order, compare_rows
+from pyspark.sql import DataFrame, Observation
+from pyspark.sql import functions as F
+
+from parity.algorithms.canonical_join import canonical_join
 from parity.log import logger
 from parity.sides.side import Side
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, Profile
-from parity.values.rows import RowDiff
 
 # One pass never asks an engine for more than this many cells per segment it refines...
 MAX_CELLS_PER_SEGMENT = 1 << 16
@@ -34,14 +37,19 @@ CELL_BUDGET_PER_PASS = 1 << 15
 @dataclass
 class HashdiffStats:
     """What one reconciliation cost: checksum passes, cells compared, and the rows downloaded
-    out of each side's engine for the comparison in memory; and whether the circuit breaker
-    halted it."""
+    out of each side's engine (or read in the Spark session) for the comparison; and what
+    halted it early, if anything: the circuit breaker (``critical_drift_ratio``) or
+    ``max_differences``."""
 
     passes: int = 0
     segments_checked: int = 0
     source_rows_moved: int = 0
     target_rows_moved: int = 0
-    halted: bool = False
+    halted_by: str | None = None
+
+    @property
+    def halted(self) -> bool:
+        return self.halted_by is not None
 
     @property
     def rows_moved(self) -> int:
@@ -50,7 +58,8 @@ class HashdiffStats:
 
 @dataclass(frozen=True)
 class DrillDown:
-    diffs: list[RowDiff]
+    # The row differences (canonical_join's), kept in Spark; None when the checksums match.
+    diffs: DataFrame | None
     source_rows: int
     target_rows: int
     stats: HashdiffStats
@@ -62,15 +71,16 @@ def hashdiff(
     target: Side,
     factor: int,
     threshold: int,
-    breaker: Callable[[list[RowDiff], int], bool] | None = None,
+    breaker: Callable[[DataFrame, int], str | None] | None = None,
     profiles: tuple[Profile, Profile] | None = None,
     tolerant: bool = False,
 ) -> DrillDown:
     """``breaker`` is asked after each download whether the differences found so far (of the
-    rows compared, the larger side's count) are too many to go on: if so, no further pass runs
-    and no further row leaves an engine. ``profiles``: the sides' first pass, when the caller
-    has taken it already. ``tolerant``: the row hashes put some columns on their tolerance's
-    grid, so equal checksums mean values within tolerance rather than identical."""
+    rows compared, the larger side's count) are too many to go on, and answers with the limit
+    they reached: then no further pass runs and no further row leaves an engine.
+    ``profiles``: the sides' first pass, when the caller has taken it already. ``tolerant``:
+    the row hashes put some columns on their tolerance's grid, so equal checksums mean values
+    within tolerance rather than identical."""
     stats = HashdiffStats(passes=1, segments_checked=1)
     source_profile, target_profile = profiles or (source.profile(), target.profile())
     sizes = source_profile.counts.rows, target_profile.counts.rows
@@ -85,38 +95,48 @@ def hashdiff(
             pair_name,
             "every row is within tolerance" if tolerant else "tables are identical",
         )
-        return DrillDown([], *sizes, stats)
+        return DrillDown(None, *sizes, stats)
 
     lows = [p.min_position for p in (source_profile, target_profile) if p.min_position is not None]
     highs = [p.max_position for p in (source_profile, target_profile) if p.max_position is not None]
     space = KeySpace.spanning(min(lows), max(highs), factor)
-    diffs: list[RowDiff] = []
+    keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
+    diffs: list[DataFrame] = []
 
     def settle(depth: int, cells: set[int]) -> bool:
-        """Downloads and compares these cells; True when the breaker says to stop."""
+        """Downloads and compares these cells, in Spark; True when the breaker says to stop."""
         wanted = frozenset(cells)
+        moved = [Observation(f"parity_moved_{side}") for side in ("source", "target")]
         source_rows, target_rows = (
-            source.rows(space, depth, wanted),
-            target.rows(space, depth, wanted),
+            side.rows(space, depth, wanted).observe(observed, F.count(F.lit(1)).alias("rows"))
+            for side, observed in zip((source, target), moved, strict=True)
         )
-        stats.source_rows_moved += len(source_rows)
-        stats.target_rows_moved += len(target_rows)
-        found = compare_rows(source_rows, target_rows)
-        diffs.extend(found)
+        found = Observation("parity_found")
+        # Kept in the executors: the downloads they come from are gone when they are published.
+        diffs.append(
+            canonical_join(source_rows, target_rows, keys, values)
+            .observe(found, F.count(F.lit(1)).alias("rows"))
+            .localCheckpoint()
+        )
+        from_source, from_target = (int(observed.get["rows"]) for observed in moved)
+        stats.source_rows_moved += from_source
+        stats.target_rows_moved += from_target
         logger.info(
             "parity pair '%s': %d segments downloaded at depth %d, %d rows moved (%d from "
             "source, %d from target), %d row differences",
             pair_name,
             len(cells),
             depth,
-            len(source_rows) + len(target_rows),
-            len(source_rows),
-            len(target_rows),
-            len(found),
+            from_source + from_target,
+            from_source,
+            from_target,
+            found.get["rows"],
         )
-        stats.halted = breaker is not None and breaker(diffs, max(sizes))
+        stats.halted_by = None if breaker is None else breaker(_all(diffs), max(sizes))
         if stats.halted:
-            logger.info("parity pair '%s': circuit breaker tripped, drill-down halted", pair_name)
+            logger.info(
+                "parity pair '%s': %s reached, drill-down halted", pair_name, stats.halted_by
+            )
         return stats.halted
 
     depth, frontier = 0, {0: max(source_profile.checksum.rows, target_profile.checksum.rows)}
@@ -158,7 +178,7 @@ def hashdiff(
         if small and settle(child_depth, small):
             break
         depth = child_depth
-    return DrillDown(sorted(diffs, key=lambda d: canonical_order(d.key)), *sizes, stats)
+    return DrillDown(_all(diffs), *sizes, stats)
 
 
 def _step(space: KeySpace, depth: int, rows: int, segments: int, threshold: int) -> int:
@@ -177,3 +197,7 @@ def _step(space: KeySpace, depth: int, rows: int, segments: int, threshold: int)
     while deeper(step):
         step += 1
     return step
+
+
+def _all(diffs: list[DataFrame]) -> DataFrame | None:
+    return reduce(DataFrame.unionByName, diffs) if diffs else None

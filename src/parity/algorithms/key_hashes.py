@@ -39,15 +39,24 @@ class KeyPass:
         return not self.differing_keys
 
     @property
+    def differing_units(self) -> int:
+        """What compared_rows may be limited to the first of: differing keys."""
+        return self.differing_keys
+
+    @property
     def found(self) -> str:
         return f"{self.differing_keys} keys differ"
 
     @contextmanager
     def compared_rows(
-        self, source: SparkSide, target: SparkSide
+        self, source: SparkSide, target: SparkSide, limit: int | None = None
     ) -> Iterator[tuple[DataFrame, DataFrame]]:
-        """The canonical rows of the differing keys."""
-        yield rows_of_keys(source, target, self.differing, self.differing_keys)
+        """The canonical rows of the differing keys, or of the first ``limit`` of them in key
+        order."""
+        keys, count = self.differing, self.differing_keys
+        if limit is not None and count > limit:
+            keys, count = keys.orderBy(*keys.columns).limit(limit), limit
+        yield rows_of_keys(source, target, keys, count)
 
     def release(self) -> None:
         release_checkpoint(self.differing)

@@ -3,8 +3,8 @@
 Rows are (key, values) tuples of canonical text (None for NULL). Duplicates count: for each key,
 rows present on both sides are cancelled copy by copy, the rest are paired in canonical order
 as value mismatches, and what is left over is missing (the other side has no row with that key)
-or a duplicate (the other side has fewer rows with that key). joindiff implements the same
-rules in Spark SQL; the property tests hold the two to each other.
+or a duplicate (the other side has fewer rows with that key). Both algorithms compare in Spark
+(canonical_join.py); this is the reference the property tests hold that comparison to.
 """
 
 from __future__ import annotations

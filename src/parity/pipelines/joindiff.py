@@ -43,14 +43,29 @@ def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
         stats = HashdiffStats()
         if first.found_nothing:
             return Outcome(Findings.none(), first.counts, stats, keys_flagged)
-        with first.compared_rows(source, target) as rows:
+        limit = pair.max_differences
+        if limit is not None and first.differing_units > limit:
+            # Each differing key or cell holds a differing row: the first `limit` are enough.
+            stats.halted_by = "max_differences"
+            logger.info(
+                "parity pair '%s': max_differences %d reached, only the first %d of %s in key"
+                " order compared",
+                pair.name,
+                limit,
+                limit,
+                first.found,
+            )
+        with first.compared_rows(source, target, limit) as rows:
             diffs = canonical_join(*rows, keys, values).persist()
             try:
                 if pair.critical_drift_ratio is not None:
                     found = rows_beyond_tolerance(diffs, names, rules)
                     compared = max(c.rows for c in first.counts)
-                    stats.halted = judgement.too_many(pair, found, compared)
-                findings = summarize(diffs, names, rules, with_differences=not stats.halted)
+                    if judgement.too_many(pair, found, compared):
+                        stats.halted_by = "critical_drift_ratio"
+                # A pair stopped by its circuit breaker keeps none of its row differences.
+                published = stats.halted_by != "critical_drift_ratio"
+                findings = summarize(diffs, names, rules, with_differences=published)
             finally:
                 diffs.unpersist()
         logger.info(

@@ -21,7 +21,10 @@ COVERAGE = {
     " the downloaded segments (the others matched by checksums on the tolerance grid)",
     "joindiff on the tolerance grid": "every difference beyond tolerance; those within it only in"
     " the rows whose hashes on the tolerance grid differ",
-    "halted": "halted: only the differences found before the circuit breaker tripped",
+    "critical_drift_ratio": "halted: only the differences found before the circuit breaker tripped",
+    "max_differences": "halted at max_differences: only the differences found before that many"
+    " rows differed (joindiff: those of the first max_differences differing keys, or cells of 64"
+    " keys, in key order)",
 }
 
 
@@ -57,6 +60,17 @@ def passed(pair: PairPlan, findings: Findings, drift: float, halted: bool) -> bo
     )
 
 
+def limit_reached(pair: PairPlan, beyond_tolerance: int, compared: int) -> str | None:
+    """The limit that stops the pair's comparison, if these rows differing beyond tolerance
+    reach one: the circuit breaker (per compared row, above its critical_drift_ratio) or its
+    max_differences."""
+    if pair.critical_drift_ratio is not None and too_many(pair, beyond_tolerance, compared):
+        return "critical_drift_ratio"
+    if pair.max_differences is not None and beyond_tolerance >= pair.max_differences:
+        return "max_differences"
+    return None
+
+
 def too_many(pair: PairPlan, beyond_tolerance: int, compared: int) -> bool:
     """The circuit breaker: rows differing beyond tolerance, per compared row, above the pair's
     critical_drift_ratio."""
@@ -73,9 +87,9 @@ def too_many(pair: PairPlan, beyond_tolerance: int, compared: int) -> bool:
     return tripped
 
 
-def _coverage(pair: PairPlan, halted: bool) -> str:
-    if halted:
-        return COVERAGE["halted"]
+def _coverage(pair: PairPlan, halted_by: str | None) -> str:
+    if halted_by is not None:
+        return COVERAGE[halted_by]
     if pair.gridded_columns:
         return COVERAGE[f"{pair.algorithm} on the tolerance grid"]
     return COVERAGE[pair.algorithm]
@@ -105,11 +119,11 @@ def _result(
         values_compared = counts[0].compared_rows - findings.counts["missing_in_target_rows"]
         values_compared -= findings.counts["duplicate_in_source_rows"]
         stats_of_columns = column_stats(
-            findings.differences,
-            pair.source.column_names,
+            findings.drift_totals,
+            findings.kept,
             pair.column_rules,
             values_compared,
-            _coverage(pair, stats.halted),
+            _coverage(pair, stats.halted_by),
             pair.masking,
         )
     source_null_keys, source_duplicate_keys, target_null_keys, target_duplicate_keys = key_counts
@@ -152,8 +166,8 @@ def _result(
         schema_diff=pair.schema_diff,
         compatibility=pair.config["compatibility"],
         column_stats=stats_of_columns,
-        differences=present(
-            findings.differences, pair.source.key_names, pair.column_rules, pair.masking
-        )
-        + schema,
+        differences=schema,
+        found=None
+        if findings.differences is None
+        else present(findings.differences, pair.source.key_names, pair.column_rules, pair.masking),
     )

@@ -2,16 +2,21 @@
 from these fields, in their order, nested records included (spark_schema.py). A pair is either
 compared (its counts and verdict filled) or not (``data_compared`` false: sizes, drift and key
 counts NULL); a pair that fails on its own will be a third state with its reason, added here as
-fields."""
+fields. The differences found in its data stay in Spark (``found``): results_frame nests them
+into the row beside its schema findings."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import reduce
 from typing import Any
 
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
 from parity.results.drift import ColumnStats
-from parity.results.presentation import PublishedDifference
-from parity.results.spark_schema import row_of, schema_of
+from parity.results.presentation import ORDER, PublishedDifference
+from parity.results.spark_schema import IN_SPARK, row_of, schema_of
 
 
 @dataclass(frozen=True)
@@ -65,10 +70,46 @@ class PairResult:
     schema_diff: str
     compatibility: str
     column_stats: list[ColumnStats]
+    # Its schema findings; the data's differences follow them in the published row.
     differences: list[PublishedDifference]
+    # The data's published differences (presentation.present), in Spark; None when none.
+    found: DataFrame | None = field(default=None, compare=False, metadata=IN_SPARK)
 
     def as_row(self) -> tuple[Any, ...]:
         return row_of(self)
 
 
 RESULT_SCHEMA = schema_of(PairResult)
+NESTED = "__parity_found"
+
+
+def results_frame(spark: SparkSession, results: list[PairResult]) -> DataFrame:
+    """The rows of parity_pair_results: each pair's differences found in its data, in ORDER,
+    nested in Spark ahead of its schema findings."""
+    rows = spark.createDataFrame([result.as_row() for result in results], RESULT_SCHEMA)
+    found = [
+        r.found.withColumn("pair_name", F.lit(r.pair_name)) for r in results if r.found is not None
+    ]
+    if not found:
+        return rows
+    published = [name for name in found[0].columns if name not in (ORDER, "pair_name")]
+    nested = (
+        reduce(DataFrame.unionByName, found)
+        .groupBy("pair_name")
+        .agg(
+            F.array_sort(F.collect_list(F.struct(ORDER, F.struct(*published).alias("d")))).alias(
+                NESTED
+            )
+        )
+    )
+    differences = F.concat(
+        F.coalesce(F.transform(NESTED, lambda f: f["d"]), F.array()), F.col("differences")
+    )
+    return rows.join(nested, "pair_name", "left").select(
+        *[
+            differences.cast(RESULT_SCHEMA["differences"].dataType).alias(name)
+            if name == "differences"
+            else name
+            for name in RESULT_SCHEMA.names
+        ]
+    )

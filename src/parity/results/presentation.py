@@ -1,34 +1,47 @@
 """How a difference is published: values a person can read beside the exact canonical text, and
-no value at all for what the pair marks sensitive.
+no value at all for what the pair marks sensitive. All of it in Spark, over the differences
+kept there.
 
 Canonical text is exact but not always readable (a double is its hexadecimal binary value, a
 boolean is 1 or 0). The published ``source_value`` and ``target_value`` are readable: a float
-in the shortest decimal that reads back as the same value, a boolean as true or false; the
-exact text stays in ``source_canonical`` and ``target_canonical``. A sensitive value is
-published as its sha256 only (of its canonical text): enough to tell equal values apart, never
-the value. Only differences pass through here, already on the driver.
+as the decimal Java prints for it (Double.toString, or Float.toString for a 32-bit float: it
+reads back as the same value), a boolean as true or false; the exact text stays in
+``source_canonical`` and ``target_canonical``. A sensitive value is published as its sha256
+only (of its canonical text): enough to tell equal values apart, never the value.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import math
-import struct
 from dataclasses import dataclass
 
-from parity.results.summary import Difference
+from pyspark.sql import Column, DataFrame
+from pyspark.sql import functions as F
+
+from parity.results.summary import DIFFERENCE_COLUMNS
 from parity.values.column_rule import ColumnRule
 from parity.values.masking import Masking
 
 HASH_PREFIX = "sha256:"
+# The order differences are published in, within a pair: by their canonical fields.
+ORDER = "__parity_order"
+FLOAT_SPECIALS = ("NaN", "Infinity", "-Infinity")
+# The kinds whose canonical text is not what a person would read.
+READABLE_KINDS = ("boolean", "float")
 
 
 @dataclass(frozen=True)
-class PublishedDifference(Difference):
-    """A difference as published: readable values in ``source_value`` and ``target_value``, the
-    exact canonical text beside them, and only hashes of what the pair marks sensitive."""
+class PublishedDifference:
+    """A difference as published: a whole row (no column), one value of a row, or a schema
+    finding (no key); readable values, the exact canonical text beside them, and only hashes of
+    what the pair marks sensitive."""
 
+    key: str | None
+    kind: str
+    column_name: str | None
+    source_value: str | None
+    target_value: str | None
+    delta: str | None = None
+    relative_error: float | None = None
     source_canonical: str | None = None
     target_canonical: str | None = None
     source_hash: str | None = None
@@ -36,96 +49,99 @@ class PublishedDifference(Difference):
 
 
 def present(
-    differences: list[Difference],
+    differences: DataFrame,
     key_names: tuple[str, ...],
     rules: tuple[ColumnRule, ...],
     masking: Masking,
-) -> list[PublishedDifference]:
-    """Each difference with its readable values, its canonical values and, where masked, the
-    hashes in their place."""
-    kinds = {rule.column.lower(): rule for rule in rules}
+) -> DataFrame:
+    """Each difference (summary.DIFFERENCE_COLUMNS) as published (PublishedDifference's
+    fields), with the ORDER it is listed in."""
     hidden_key = any(masking.hides(name) for name in key_names)
-    return [
-        _published(d, _hashed(d.key) if hidden_key else d.key, kinds, masking) for d in differences
-    ]
-
-
-def _published(
-    found: Difference, key: str | None, kinds: dict[str, ColumnRule], masking: Masking
-) -> PublishedDifference:
-    source, target = found.source_value, found.target_value
-    if found.column_name is None:  # a whole row, as a JSON object of its canonical values
-        return PublishedDifference(
-            key,
-            found.kind,
-            None,
-            _row(source, masking, kinds),
-            _row(target, masking, kinds),
-            source_canonical=_row(source, masking),
-            target_canonical=_row(target, masking),
-        )
-    if masking.hides(found.column_name):
-        return PublishedDifference(
-            key,
-            found.kind,
-            found.column_name,
-            None,
-            None,
-            source_hash=None if source is None else _hashed(source),
-            target_hash=None if target is None else _hashed(target),
-        )
-    rule = kinds.get(found.column_name.lower())
-    return PublishedDifference(
-        key,
-        found.kind,
-        found.column_name,
-        _readable(source, rule),
-        _readable(target, rule),
-        found.delta,
-        found.relative_error,
-        source_canonical=source,
-        target_canonical=target,
+    key = _hashed(F.col("key")) if hidden_key else F.col("key")
+    whole_row = F.col("column_name").isNull()
+    value = {side: F.col(f"{side}_value") for side in ("source", "target")}
+    hidden = _hidden(masking, rules)
+    published = {
+        "key": key,
+        "kind": F.col("kind"),
+        "column_name": F.col("column_name"),
+        **{
+            f"{side}_value": F.when(whole_row, _row(text, masking, rules, readable=True)).when(
+                ~hidden, _readable(text, rules)
+            )
+            for side, text in value.items()
+        },
+        "delta": F.when(~hidden, F.col("delta")),
+        "relative_error": F.when(~hidden, F.col("relative_error")),
+        **{
+            f"{side}_canonical": F.when(whole_row, _row(text, masking, rules, readable=False)).when(
+                ~hidden, text
+            )
+            for side, text in value.items()
+        },
+        **{
+            f"{side}_hash": F.when(~whole_row & hidden, _hashed(text))
+            for side, text in value.items()
+        },
+    }
+    return differences.select(
+        *[published[name].alias(name) for name in published],
+        F.struct(*DIFFERENCE_COLUMNS).alias(ORDER),
     )
 
 
+def _hidden(masking: Masking, rules: tuple[ColumnRule, ...]) -> Column:
+    """Whether a value difference's column is sensitive."""
+    if masking.everything:
+        return F.lit(True)
+    names = [rule.column for rule in rules if masking.hides(rule.column)]
+    return F.lower(F.col("column_name")).isin([n.lower() for n in names]) if names else F.lit(False)
+
+
 def _row(
-    document: str | None, masking: Masking, kinds: dict[str, ColumnRule] | None = None
-) -> str | None:
-    """A whole row's JSON, readable when given the columns' kinds, hidden values hashed."""
-    if document is None:
-        return None
+    document: Column, masking: Masking, rules: tuple[ColumnRule, ...], readable: bool
+) -> Column:
+    """A whole row's JSON object of canonical values: readable where asked, each sensitive
+    value hashed, or wholly hashed when the pair is sensitive."""
     if masking.everything:
         return _hashed(document)
-    values = json.loads(document)
-    shown = {
-        name: (None if value is None else _hashed(value))
-        if masking.hides(name)
-        else (_readable(value, kinds.get(name.lower())) if kinds else value)
-        for name, value in values.items()
-    }
-    return json.dumps(shown, ensure_ascii=False, separators=(",", ":"))
+
+    def shown(name: Column, text: Column) -> Column:
+        chosen = text
+        for rule in rules:
+            if masking.hides(rule.column):
+                changed = _hashed(text)
+            elif readable and rule.kind in READABLE_KINDS:
+                changed = _readable_as(text, rule)
+            else:
+                continue
+            chosen = F.when(F.lower(name) == rule.column.lower(), changed).otherwise(chosen)
+        return chosen
+
+    values = F.from_json(document, "map<string,string>")
+    return F.when(document.isNotNull(), F.to_json(F.transform_values(values, shown)))
 
 
-def _readable(text: str | None, rule: ColumnRule | None) -> str | None:
-    if text is None or rule is None:
-        return text
+def _readable(text: Column, rules: tuple[ColumnRule, ...]) -> Column:
+    """A value difference's readable text, by its column's kind."""
+    chosen = text
+    for rule in rules:
+        if rule.kind in READABLE_KINDS:
+            chosen = F.when(
+                F.lower(F.col("column_name")) == rule.column.lower(), _readable_as(text, rule)
+            ).otherwise(chosen)
+    return chosen
+
+
+def _readable_as(text: Column, rule: ColumnRule) -> Column:
     if rule.kind == "boolean":
-        return {"1": "true", "0": "false"}.get(text, text)
-    if rule.kind == "float" and text not in ("NaN", "Infinity", "-Infinity"):
-        return shortest_float(float.fromhex(text) if text != "0" else 0.0, rule.bits)
+        return F.when(text == "1", "true").when(text == "0", "false").otherwise(text)
+    if rule.kind == "float":
+        number = text.cast("double")
+        shown = (number.cast("float") if rule.bits == 32 else number).cast("string")
+        return F.when(text.isin(*FLOAT_SPECIALS), text).otherwise(F.coalesce(shown, text))
     return text
 
 
-def shortest_float(value: float, bits: int = 64) -> str:
-    """The shortest decimal that reads back as this double, or as this float32 value."""
-    if bits == 64 or not math.isfinite(value):
-        return repr(value)
-    for digits in range(1, 10):
-        text = f"{value:.{digits}g}"
-        if struct.unpack("f", struct.pack("f", float(text)))[0] == value:
-            return repr(float(text))
-    return repr(value)
-
-
-def _hashed(text: str) -> str:
-    return HASH_PREFIX + hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _hashed(text: Column) -> Column:
+    return F.when(text.isNotNull(), F.concat(F.lit(HASH_PREFIX), F.sha2(text, 256)))

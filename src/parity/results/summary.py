@@ -1,8 +1,11 @@
-"""From row differences to the published result: one row per pair, its differences nested.
+"""From row differences to what a pair found: counts by kind, each column's drift totals, and
+every difference, which stays in Spark.
 
-Both algorithms hand their row differences to ``summarize`` as a DataFrame, so counts, tolerance
-verdicts (comparison/tolerance.py) and the layout of each difference are computed by one piece of
-code, in one Spark action.
+Both algorithms hand their row differences to ``summarize`` as a DataFrame. One Spark job judges
+them (tolerance verdicts, comparison/tolerance.py), keeps the judged rows in the executors, and
+counts them on the way (an observation): only those counts reach the driver. The differences
+are read from the kept rows when the results are written, so however many there are, none
+passes through Python.
 """
 
 from __future__ import annotations
@@ -10,13 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, Observation
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from parity.comparison.tolerance import verdict
+from parity.results.drift import drift_cells, drift_totals
 from parity.values.column_rule import ColumnRule
-from parity.values.rows import KINDS, ROW_KINDS, VALUE_MISMATCH, WITHIN_TOLERANCE, RowDiff
+from parity.values.rows import KINDS, ROW_KINDS, VALUE_MISMATCH, WITHIN_TOLERANCE
 
 TEXT_ARRAY = T.ArrayType(T.StringType())
 
@@ -44,19 +48,17 @@ CELL = T.StructType(
     ]
 )
 
-
-@dataclass(frozen=True)
-class Difference:
-    """A difference as found: a whole row (no column), one value of a row, or a schema finding
-    (no key). ``delta`` and ``relative_error`` measure a value's drift where its kind has one."""
-
-    key: str | None
-    kind: str
-    column_name: str | None
-    source_value: str | None
-    target_value: str | None
-    delta: str | None = None
-    relative_error: float | None = None
+# Each difference as found (``Findings.differences``): a whole row (no column) or one value of
+# a row; ``delta`` and ``relative_error`` measure a value's drift where its kind has one.
+DIFFERENCE_COLUMNS = (
+    "key",
+    "kind",
+    "column_name",
+    "source_value",
+    "target_value",
+    "delta",
+    "relative_error",
+)
 
 
 @dataclass(frozen=True)
@@ -64,12 +66,19 @@ class Findings:
     counts: dict[str, int]
     mismatched_values: int
     within_tolerance_values: int
-    differences: list[Difference]
+    # Every compared column's drift totals (drift.drift_totals, by alias); empty when nothing
+    # was found, and then every total is 0.
+    drift_totals: dict[str, Any]
+    # The judged rows, kept in Spark (drift.column_stats ranks lags in them).
+    kept: DataFrame | None
+    # Every difference (DIFFERENCE_COLUMNS), read from the kept rows; None when none was found
+    # or none is published (a halted pair).
+    differences: DataFrame | None
 
     @classmethod
     def none(cls) -> Findings:
         """Nothing found: what a pair whose rows all match, or were not compared, reports."""
-        return cls({name: 0 for name in COUNTS}, 0, 0, [])
+        return cls({name: 0 for name in COUNTS}, 0, 0, {}, None, None)
 
     @property
     def differing_rows(self) -> int:
@@ -81,23 +90,31 @@ class Findings:
         return sum(self.counts[f"{kind}_rows"] for kind in KINDS if kind != VALUE_MISMATCH)
 
 
-def row_diff_frame(spark: SparkSession, diffs: list[RowDiff]) -> DataFrame:
-    return spark.createDataFrame(
-        [(list(d.key), d.kind, _listed(d.source_values), _listed(d.target_values)) for d in diffs],
-        ROW_DIFF_SCHEMA,
-    )
-
-
 def summarize(
     row_diffs: DataFrame,
     column_names: tuple[str, ...],
     rules: tuple[ColumnRule, ...],
     with_differences: bool = True,
 ) -> Findings:
-    """Counts by kind and every difference, sorted, in one action over the row differences
-    (without the differences themselves when ``with_differences`` is off: then no row leaves
-    the engine)."""
-    per_row = _judged_rows(row_diffs, column_names, rules)
+    """Counts by kind and each column's drift totals, counted in the one job that keeps the
+    judged rows in Spark (``with_differences`` off: the differences are not published)."""
+    per_row = _judged_rows(row_diffs, column_names, rules).select("*", *drift_cells(column_names))
+
+    def values(within: bool) -> Column:
+        chosen = F.filter("cells", lambda c: c["within"] if within else ~c["within"])
+        return F.sum(F.when(F.col("is_value_row"), F.size(chosen)).otherwise(0))
+
+    observed = Observation("parity_findings")
+    # Cut from the plan that found them: the rows they came from (the first pass's checkpoints,
+    # downloads) are released before the results are written.
+    kept = per_row.observe(
+        observed,
+        *[F.count_if(F.col("kind") == k).alias(k) for k in ROW_KINDS],
+        values(False).alias("mismatched_values"),
+        values(True).alias("within_tolerance_values"),
+        *drift_totals(column_names),
+    ).localCheckpoint()
+    counted = observed.get
     as_differences = F.transform(
         "cells",
         lambda cell: F.struct(
@@ -106,30 +123,17 @@ def summarize(
             .when(F.col("is_value_row"), F.lit(VALUE_MISMATCH))
             .otherwise(F.col("kind"))
             .alias("kind"),
-            cell["column_name"].alias("column_name"),
-            cell["source_value"].alias("source_value"),
-            cell["target_value"].alias("target_value"),
-            cell["delta"].alias("delta"),
-            cell["relative_error"].alias("relative_error"),
+            *[cell[name].alias(name) for name in DIFFERENCE_COLUMNS[2:]],
         ),
     )
-
-    def values(within: bool) -> Column:
-        chosen = F.filter("cells", lambda c: c["within"] if within else ~c["within"])
-        return F.sum(F.when(F.col("is_value_row"), F.size(chosen)).otherwise(0))
-
-    differences = F.array_sort(F.flatten(F.collect_list(as_differences)))
-    result = per_row.agg(
-        *[F.count_if(F.col("kind") == k).alias(k) for k in ROW_KINDS],
-        values(False).alias("mismatched_values"),
-        values(True).alias("within_tolerance_values"),
-        (differences if with_differences else F.array().cast("array<int>")).alias("differences"),
-    ).first()
+    found = any(counted[k] for k in ROW_KINDS)
     return Findings(
-        counts={f"{k}_rows": int(result[k]) for k in ROW_KINDS},
-        mismatched_values=int(result["mismatched_values"] or 0),
-        within_tolerance_values=int(result["within_tolerance_values"] or 0),
-        differences=[Difference(**d.asDict()) for d in result["differences"]],
+        counts={f"{k}_rows": int(counted[k]) for k in ROW_KINDS},
+        mismatched_values=int(counted["mismatched_values"] or 0),
+        within_tolerance_values=int(counted["within_tolerance_values"] or 0),
+        drift_totals=counted,
+        kept=kept,
+        differences=kept.select(F.inline(as_differences)) if with_differences and found else None,
     )
 
 
@@ -192,7 +196,3 @@ def _differing_values(column_names: tuple[str, ...], rules: tuple[ColumnRule, ..
 
 def _as_json(names: Any, values: str) -> Any:
     return F.when(F.col(values).isNotNull(), F.to_json(F.map_from_arrays(names, F.col(values))))
-
-
-def _listed(values: tuple[str | None, ...] | None) -> list[str | None] | None:
-    return None if values is None else list(values)

@@ -25,4 +25,4 @@ def opened_sides(spark: SparkSession, pair: PairPlan) -> Iterator[tuple[Side, Si
 
 
 def _side(spark: SparkSession, pair_name: str, plan: SidePlan) -> SparkSide | SqlSide:
-    return SparkSide(spark, pair_name, plan) if plan.in_session else SqlSide(pair_name, plan)
+    return SparkSide(spark, pair_name, plan) if plan.in_session else SqlSide(spark, pair_name, plan)

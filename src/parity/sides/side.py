@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from pyspark.sql import DataFrame
+
+from parity.plan import SidePlan
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, Profile
-from parity.values.rows import Row
 
 
 class Side(Protocol):
+    plan: SidePlan
+
     def profile(self) -> Profile:
         """Sizes, checksum, key range and key counts, in one pass, grouped by key."""
         ...
@@ -20,6 +24,7 @@ class Side(Protocol):
         """Checksums of the cells at ``depth`` inside the given cells at ``parent_depth``."""
         ...
 
-    def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> list[Row]:
-        """The canonical rows of the given cells at ``depth``."""
+    def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> DataFrame:
+        """The canonical rows of the given cells at ``depth``, as a frame of the Spark session
+        (the plan's key_columns, then its value_columns, all text)."""
         ...

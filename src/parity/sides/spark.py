@@ -11,7 +11,6 @@ from pyspark.sql import functions as F
 from parity.plan import SidePlan
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
-from parity.values.rows import Row
 
 LONG_SAFE = 2**62
 # Up to this many cells, a filter lists them; past it, a semi-join (_in_cells).
@@ -81,10 +80,10 @@ class SparkSide:
         )
         return {r["cell"]: Checksum(r["rows"], int(r["total"])) for r in grouped.collect()}
 
-    def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> list[Row]:
-        keys, values = self.plan.key_columns, self.plan.value_columns
-        selected = self._in_cells(space, depth, cells).select(*keys, *values).collect()
-        return [(tuple(r[k] for k in keys), tuple(r[v] for v in values)) for r in selected]
+    def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> DataFrame:
+        return self._in_cells(space, depth, cells).select(
+            *self.plan.key_columns, *self.plan.value_columns
+        )
 
     def _in_cells(self, space: KeySpace, depth: int, indexes: frozenset[int]) -> DataFrame:
         """The rows of this side in these cells at ``depth``. A few cells are a literal list; many

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from pyspark.sql import DataFrame, SparkSession
+
 from parity.errors import ParityError
 from parity.plan import SidePlan
 from parity.sides.connections import QueryError, connect
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
-from parity.values.rows import Row
 
 
 class SqlSide:
-    def __init__(self, pair_name: str, plan: SidePlan) -> None:
+    def __init__(self, spark: SparkSession, pair_name: str, plan: SidePlan) -> None:
+        self.spark = spark
         self.pair_name = pair_name
         self.plan = plan
         self.where = f"{plan.side} relation {plan.relation_name} ({plan.dialect})"
@@ -54,10 +56,12 @@ class SqlSide:
         )
         return {int(cell): Checksum(int(rows), int(total)) for cell, rows, total in found}
 
-    def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> list[Row]:
+    def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> DataFrame:
+        """The rows come through the driver once, as the engine's client returns them, and are
+        compared in Spark."""
         found = self._query(self.plan.rows_sql, _listed(space, depth, cells))
-        count = len(self.plan.key_names)
-        return [(tuple(r[:count]), tuple(r[count:])) for r in found]
+        names = [*self.plan.key_columns, *self.plan.value_columns]
+        return self.spark.createDataFrame(found, ", ".join(f"`{n}` string" for n in names))
 
     def _query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         try:
