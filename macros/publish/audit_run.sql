@@ -5,21 +5,22 @@
     rows moved are the sum of both sides'; and every configured pair has a result in this run.
     Raises an error naming the run, the pair and each audit that failed; when pairs have no
     result because `results` (parity_pair_results) holds another run's, it says which. -#}
-{% macro audit_run(history, results, run_id, pair_names) %}
+{% macro audit_run(history, differences, results, run_id, pair_names) %}
     {%- set checks = {
         'identical rows': "source_rows - source_null_keys - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows"
             ~ " = target_rows - target_null_keys - missing_in_source_rows - duplicate_in_target_rows - value_mismatch_rows - within_tolerance_rows"
             ~ " and source_rows - source_null_keys - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows >= 0",
         'differing rows': "differing_rows = missing_in_target_rows + missing_in_source_rows + value_mismatch_rows"
             ~ " + duplicate_in_source_rows + duplicate_in_target_rows",
-        'differences listed': "size(differences) = mismatched_values + within_tolerance_values + missing_in_target_rows"
+        'differences listed': "size(differences) + (select count(*) from " ~ differences ~ " as found where found.run_id = '" ~ run_id
+            ~ "' and found.pair_name = audited.pair_name) = mismatched_values + within_tolerance_values + missing_in_target_rows"
             ~ " + missing_in_source_rows + duplicate_in_source_rows + duplicate_in_target_rows + schema_findings",
         'rows moved': "rows_moved = source_rows_moved + target_rows_moved",
     } -%}
     {%- set failed = [] -%}
     {%- for name, check in checks.items() -%}
         {%- do failed.append("select pair_name, '" ~ name ~ "' as audit from " ~ history
-            ~ " where run_id = '" ~ run_id ~ "' and data_compared and not halted and not coalesce(" ~ check ~ ", false)") -%}
+            ~ " as audited where run_id = '" ~ run_id ~ "' and data_compared and not halted and not coalesce(" ~ check ~ ", false)") -%}
     {%- endfor -%}
     {%- set found = run_query(failed | join(' union all ') ~ ' order by pair_name, audit') -%}
     {%- set reconciled = run_query("select pair_name from " ~ history ~ " where run_id = '" ~ run_id ~ "'").columns[0].values() -%}
@@ -32,9 +33,9 @@
         {%- if computed -%}
             {%- do listed.append("parity_pair_results holds results computed from the plan of run " ~ computed | join(', ')
                 ~ ", not of this one, and only the run that planned results may publish them: build parity_plan, parity_pair_results"
-                ~ " and parity_run_results in this run (dbt build selects them all)") -%}
+                ~ " parity_run_results and parity_run_differences in this run (dbt build selects them all)") -%}
         {%- else -%}
-            {%- do listed.append("build parity_plan, parity_pair_results and parity_run_results in this run") -%}
+            {%- do listed.append("build parity_plan, parity_pair_results, parity_run_results and parity_run_differences in this run") -%}
         {%- endif -%}
     {%- endif -%}
     {%- if found.rows | length or listed -%}

@@ -1,5 +1,5 @@
 {#- Every run's results, one row per pair and run, appended as each run reconciles: the history
-    the published views read. A run's rows are visible through them only once parity_runs has
+    the published views read (the differences found in the data: parity_run_differences). A run's rows are visible through them only once parity_runs has
     published it. Only results computed from this run's own plan are appended: results a stopped
     run left in parity_pair_results never enter the history of a later run. -#}
 select
@@ -50,4 +50,4 @@ select
     results.column_stats,
     results.differences
 from {{ ref('parity_pair_results') }} as results
-where results.run_id = '{{ invocation_id }}'
+where results.run_id = '{{ invocation_id }}' and results.difference is null

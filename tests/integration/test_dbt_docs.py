@@ -22,7 +22,7 @@ import pytest
 import yaml
 from dbt.cli.main import dbtRunnerResult
 
-from parity.results.pair_result import RESULT_SCHEMA
+from parity.results.pair_result import RESULTS_COLUMNS
 from parity.sides.remote_columns import COLUMNS_SCHEMA
 from tests.conftest import REPO, dbt_on_package
 from tests.integration.dbt_project_copy import DbtProject
@@ -32,7 +32,7 @@ from tests.integration.remote_tables import SOURCES
 PACKAGE = "parity"
 # The columns of each Python model: the schema of the DataFrame its library function returns.
 PYTHON_MODEL_COLUMNS = {
-    "parity_pair_results": RESULT_SCHEMA.fieldNames(),
+    "parity_pair_results": list(RESULTS_COLUMNS),
     "parity_remote_columns": COLUMNS_SCHEMA.fieldNames(),
 }
 RESULT_MODELS = ("parity_pair_results", "parity_summary", "parity_differences")

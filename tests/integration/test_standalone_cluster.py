@@ -48,17 +48,18 @@ def test_the_demo_on_a_cluster_finds_what_the_embedded_run_finds(demo, spark, tm
         # The cluster ran the jobs: each worker started an executor for them.
         assert cluster.workers_running_executors() == 2
     assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
-    assert "Done. PASS=20 WARN=2 ERROR=0" in built.stdout
-    on_cluster = spark.read.parquet(str(warehouse / f"{demo.schema}.db" / "parity_run_results"))
+    assert "Done. PASS=21 WARN=2 ERROR=0" in built.stdout
     published = spark.table(f"{demo.schema}.parity_summary").select("run_id").distinct()
-    embedded = spark.table(f"{demo.schema}.parity_run_results").join(published, "run_id")
-    expected = _results(embedded)
-    assert len(expected) == 4
-    assert _results(on_cluster) == expected
+    for history, count in (("parity_run_results", 4), ("parity_run_differences", 39)):
+        on_cluster = spark.read.parquet(str(warehouse / f"{demo.schema}.db" / history))
+        embedded = spark.table(f"{demo.schema}.{history}").join(published, "run_id")
+        expected = _results(embedded)
+        assert len(expected) == count
+        assert _results(on_cluster) == expected
 
 
 def _results(frame: DataFrame) -> list[dict]:
-    """Each pair's result, differences and column drift included, but for what depends on the
-    run."""
-    rows = frame.drop(*RUN_DEPENDENT).orderBy("pair_name").collect()
-    return [row.asDict(recursive=True) for row in rows]
+    """Each row, nested column drift and schema findings included, but for what depends on the
+    run, in one order."""
+    rows = frame.drop(*RUN_DEPENDENT).collect()
+    return sorted((row.asDict(recursive=True) for row in rows), key=repr)

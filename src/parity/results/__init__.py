@@ -1,2 +1,3 @@
-"""What is published of each pair: the summary with its differences nested (summary.py), how each
-difference is shown (presentation.py), and each column's drift (drift.py)."""
+"""What is published of each pair: what it found (summary.py), how each difference is shown
+(presentation.py), each column's drift (drift.py), and its result with the rows that carry them
+(pair_result.py)."""

@@ -2,8 +2,8 @@
 from these fields, in their order, nested records included (spark_schema.py). A pair is either
 compared (its counts and verdict filled) or not (``data_compared`` false: sizes, drift and key
 counts NULL); a pair that fails on its own will be a third state with its reason, added here as
-fields. The differences found in its data stay in Spark (``found``): results_frame nests them
-into the row beside its schema findings."""
+fields. The differences found in its data stay in Spark (``found``): results_frame writes them
+as rows of their own, after the pairs' rows."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from parity.results.drift import ColumnStats
-from parity.results.presentation import ORDER, PublishedDifference
+from parity.results.presentation import PublishedDifference
 from parity.results.spark_schema import IN_SPARK, row_of, schema_of
 
 
@@ -70,7 +70,7 @@ class PairResult:
     schema_diff: str
     compatibility: str
     column_stats: list[ColumnStats]
-    # Its schema findings; the data's differences follow them in the published row.
+    # Its schema findings (the differences found in its data are rows of their own).
     differences: list[PublishedDifference]
     # The data's published differences (presentation.present), in Spark; None when none.
     found: DataFrame | None = field(default=None, compare=False, metadata=IN_SPARK)
@@ -80,36 +80,31 @@ class PairResult:
 
 
 RESULT_SCHEMA = schema_of(PairResult)
-NESTED = "__parity_found"
+# The column of parity_pair_results holding one difference of a pair's data, on rows of its own.
+DIFFERENCE = "difference"
+DIFFERENCE_TYPE = schema_of(PublishedDifference)
+# The columns of parity_pair_results (results_frame), in order.
+RESULTS_COLUMNS = (*RESULT_SCHEMA.names, DIFFERENCE)
 
 
 def results_frame(spark: SparkSession, results: list[PairResult]) -> DataFrame:
-    """The rows of parity_pair_results: each pair's differences found in its data, in ORDER,
-    nested in Spark ahead of its schema findings."""
-    rows = spark.createDataFrame([result.as_row() for result in results], RESULT_SCHEMA)
+    """The rows of parity_pair_results: one per pair (``difference`` NULL), then one per
+    difference found in a pair's data (only ``run_id``, ``pair_name`` and ``difference`` set),
+    straight from Spark: a pair's differences are never gathered into one row, so however many
+    there are, no task holds more than its share."""
+    pairs = spark.createDataFrame([result.as_row() for result in results], RESULT_SCHEMA)
+    pairs = pairs.withColumn(DIFFERENCE, F.lit(None).cast(DIFFERENCE_TYPE))
     found = [
-        r.found.withColumn("pair_name", F.lit(r.pair_name)) for r in results if r.found is not None
-    ]
-    if not found:
-        return rows
-    published = [name for name in found[0].columns if name not in (ORDER, "pair_name")]
-    nested = (
-        reduce(DataFrame.unionByName, found)
-        .groupBy("pair_name")
-        .agg(
-            F.array_sort(F.collect_list(F.struct(ORDER, F.struct(*published).alias("d")))).alias(
-                NESTED
-            )
+        r.found.select(
+            *[
+                F.lit(getattr(r, name)).alias(name)
+                if name in ("run_id", "pair_name")
+                else F.lit(None).cast(RESULT_SCHEMA[name].dataType).alias(name)
+                for name in RESULT_SCHEMA.names
+            ],
+            F.struct(*DIFFERENCE_TYPE.names).cast(DIFFERENCE_TYPE).alias(DIFFERENCE),
         )
-    )
-    differences = F.concat(
-        F.coalesce(F.transform(NESTED, lambda f: f["d"]), F.array()), F.col("differences")
-    )
-    return rows.join(nested, "pair_name", "left").select(
-        *[
-            differences.cast(RESULT_SCHEMA["differences"].dataType).alias(name)
-            if name == "differences"
-            else name
-            for name in RESULT_SCHEMA.names
-        ]
-    )
+        for r in results
+        if r.found is not None
+    ]
+    return reduce(DataFrame.unionByName, found, pairs)

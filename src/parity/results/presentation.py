@@ -17,13 +17,10 @@ from dataclasses import dataclass
 from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as F
 
-from parity.results.summary import DIFFERENCE_COLUMNS
 from parity.values.column_rule import ColumnRule
 from parity.values.masking import Masking
 
 HASH_PREFIX = "sha256:"
-# The order differences are published in, within a pair: by their canonical fields.
-ORDER = "__parity_order"
 FLOAT_SPECIALS = ("NaN", "Infinity", "-Infinity")
 # The kinds whose canonical text is not what a person would read.
 READABLE_KINDS = ("boolean", "float")
@@ -55,7 +52,7 @@ def present(
     masking: Masking,
 ) -> DataFrame:
     """Each difference (summary.DIFFERENCE_COLUMNS) as published (PublishedDifference's
-    fields), with the ORDER it is listed in."""
+    fields)."""
     hidden_key = any(masking.hides(name) for name in key_names)
     key = _hashed(F.col("key")) if hidden_key else F.col("key")
     whole_row = F.col("column_name").isNull()
@@ -84,10 +81,7 @@ def present(
             for side, text in value.items()
         },
     }
-    return differences.select(
-        *[published[name].alias(name) for name in published],
-        F.struct(*DIFFERENCE_COLUMNS).alias(ORDER),
-    )
+    return differences.select(*[published[name].alias(name) for name in published])
 
 
 def _hidden(masking: Masking, rules: tuple[ColumnRule, ...]) -> Column:
