@@ -3,9 +3,9 @@ every difference, which stays in Spark.
 
 Both algorithms hand their row differences to ``summarize`` as a DataFrame. One Spark job judges
 them (tolerance verdicts, comparison/tolerance.py), keeps the judged rows in the executors, and
-counts them on the way (an observation): only those counts reach the driver. The differences
-are read from the kept rows when the results are written, so however many there are, none
-passes through Python.
+counts them on the way (an observation); a small job sums each column's drift over them, where
+values differ. Only those counts reach the driver. The differences are read from the kept rows
+when the results are written, so however many there are, none passes through Python.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from parity.comparison.tolerance import verdict
-from parity.results.drift import drift_cells, drift_totals
+from parity.results.drift import drift_totals
 from parity.values.column_rule import ColumnRule
 from parity.values.rows import KINDS, ROW_KINDS, VALUE_MISMATCH, WITHIN_TOLERANCE
 
@@ -66,9 +66,8 @@ class Findings:
     counts: dict[str, int]
     mismatched_values: int
     within_tolerance_values: int
-    # Every compared column's drift totals (drift.drift_totals, by alias); empty when nothing
-    # was found, and then every total is 0.
-    drift_totals: dict[str, Any]
+    # The drift totals of each column with a differing value (drift.drift_totals).
+    drift_totals: dict[str, dict[str, Any]]
     # The judged rows, kept in Spark (drift.column_stats ranks lags in them).
     kept: DataFrame | None
     # Every difference (DIFFERENCE_COLUMNS), read from the kept rows; None when none was found
@@ -96,9 +95,9 @@ def summarize(
     rules: tuple[ColumnRule, ...],
     with_differences: bool = True,
 ) -> Findings:
-    """Counts by kind and each column's drift totals, counted in the one job that keeps the
-    judged rows in Spark (``with_differences`` off: the differences are not published)."""
-    per_row = _judged_rows(row_diffs, column_names, rules).select("*", *drift_cells(column_names))
+    """Counts by kind, counted in the one job that keeps the judged rows in Spark, and each
+    column's drift totals (``with_differences`` off: the differences are not published)."""
+    per_row = _judged_rows(row_diffs, column_names, rules)
 
     def values(within: bool) -> Column:
         chosen = F.filter("cells", lambda c: c["within"] if within else ~c["within"])
@@ -112,7 +111,6 @@ def summarize(
         *[F.count_if(F.col("kind") == k).alias(k) for k in ROW_KINDS],
         values(False).alias("mismatched_values"),
         values(True).alias("within_tolerance_values"),
-        *drift_totals(column_names),
     ).localCheckpoint()
     counted = observed.get
     as_differences = F.transform(
@@ -127,11 +125,13 @@ def summarize(
         ),
     )
     found = any(counted[k] for k in ROW_KINDS)
+    mismatched = int(counted["mismatched_values"] or 0)
+    within = int(counted["within_tolerance_values"] or 0)
     return Findings(
         counts={f"{k}_rows": int(counted[k]) for k in ROW_KINDS},
-        mismatched_values=int(counted["mismatched_values"] or 0),
-        within_tolerance_values=int(counted["within_tolerance_values"] or 0),
-        drift_totals=counted,
+        mismatched_values=mismatched,
+        within_tolerance_values=within,
+        drift_totals=drift_totals(kept) if mismatched or within else {},
         kept=kept,
         differences=kept.select(F.inline(as_differences)) if with_differences and found else None,
     )
