@@ -2,7 +2,7 @@
 table (generate it first with `make bench`), each forced by a sum of a native hash so nothing
 is pruned.
 
-    python -m bench.where_time_goes [--repeat 3]
+    make bench BENCH=where_time_goes [BENCH_ARGS="--repeat 3"]
 
 It times a plain scan of the compared columns, each column's canonical text alone, the whole
 canonical select, the row hash over it, the checksum without grouping, and the profile (grouped
