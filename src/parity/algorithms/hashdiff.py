@@ -75,9 +75,9 @@ def hashdiff(
     profiles: tuple[Profile, Profile] | None = None,
     tolerant: bool = False,
 ) -> DrillDown:
-    """``breaker`` is asked after each download whether the differences found so far (of the
-    rows compared, the larger side's count) are too many to go on, and answers with the limit
-    they reached: then no further pass runs and no further row leaves an engine.
+    """``breaker`` is given the differences each download finds (and the rows compared, the
+    larger side's count) and says whether those found so far are too many to go on, answering
+    with the limit they reached: then no further pass runs and no further row leaves an engine.
     ``profiles``: the sides' first pass, when the caller has taken it already. ``tolerant``:
     the row hashes put some columns on their tolerance's grid, so equal checksums mean values
     within tolerance rather than identical."""
@@ -132,7 +132,7 @@ def hashdiff(
             from_target,
             found.get["rows"],
         )
-        stats.halted_by = None if breaker is None else breaker(_all(diffs), max(sizes))
+        stats.halted_by = None if breaker is None else breaker(diffs[-1], max(sizes))
         if stats.halted:
             logger.info(
                 "parity pair '%s': %s reached, drill-down halted", pair_name, stats.halted_by

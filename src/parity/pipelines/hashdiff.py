@@ -21,9 +21,12 @@ def run(pair: PairPlan, source: Side, target: Side) -> Outcome:
     counts = (profiles[0].counts, profiles[1].counts)
     keys_flagged = enforce_keys(pair, counts)
 
-    def breaker(diffs: DataFrame, compared: int) -> str | None:
-        found = rows_beyond_tolerance(diffs, names, rules)
-        return judgement.limit_reached(pair, found, compared)
+    beyond = 0
+
+    def breaker(found: DataFrame, compared: int) -> str | None:
+        nonlocal beyond
+        beyond += rows_beyond_tolerance(found, names, rules)
+        return judgement.limit_reached(pair, beyond, compared)
 
     drilled = hashdiff(
         pair.name,

@@ -56,7 +56,9 @@ def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
                 first.found,
             )
         with first.compared_rows(source, target, limit) as rows:
-            diffs = canonical_join(*rows, keys, values).persist()
+            diffs = canonical_join(*rows, keys, values)
+            if pair.critical_drift_ratio is not None:
+                diffs = diffs.persist()  # read twice: counted for the breaker, then summarized
             try:
                 if pair.critical_drift_ratio is not None:
                     found = rows_beyond_tolerance(diffs, names, rules)
