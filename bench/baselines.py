@@ -17,12 +17,15 @@ def plain_scan(spark: SparkSession, tables: tuple[str, str], columns: list[str])
         spark.table(table).agg(*[F.count(c) for c in columns]).collect()
 
 
-def plain_join(spark: SparkSession, tables: tuple[str, str], key: str, columns: list[str]) -> int:
+def plain_join(
+    spark: SparkSession, tables: tuple[str, str], keys: list[str], columns: list[str]
+) -> int:
     """The differing rows of the two tables, collected to the driver; returns how many."""
     source, target = spark.table(tables[0]).alias("s"), spark.table(tables[1]).alias("t")
-    same = reduce(
-        lambda a, b: a & b,
-        [F.col(f"s.{c}").eqNullSafe(F.col(f"t.{c}")) for c in [key, *columns]],
-    )
-    joined = source.join(target, F.col(f"s.{key}") == F.col(f"t.{key}"), "full_outer")
+
+    def every(names: list[str], equal) -> object:
+        return reduce(lambda a, b: a & b, [equal(F.col(f"s.{c}"), F.col(f"t.{c}")) for c in names])
+
+    same = every([*keys, *columns], lambda s, t: s.eqNullSafe(t))
+    joined = source.join(target, every(keys, lambda s, t: s == t), "full_outer")
     return len(joined.where(~same).collect())

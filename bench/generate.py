@@ -1,5 +1,5 @@
 """A deterministic N-row pair with d planted differences and k duplicated keys, written as
-Parquet tables."""
+Parquet tables, its key in one of several shapes (KEY_SHAPES)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,24 @@ COLUMNS = """
         as ordered_at,
     case when pmod(id, 11) = 0 then null else concat('order ', id) end as note
 """
+
+
+# The key of a generated pair, made from its sequence `id` once both tables are planted, so every
+# shape holds the same rows and differences: (its key columns, the select that makes them).
+KEY_SHAPES: dict[str, tuple[list[str], list[str]]] = {
+    "uniform": (["id"], []),
+    # Consecutive rows a billion keys apart.
+    "gaps": (["id"], ["id * 1000000007 as id"]),
+    # A compound key whose first column holds three values.
+    "compound": (["shard", "id"], ["cast(pmod(id, 3) as int) as shard"]),
+    # Text keys sharing a 40-character prefix.
+    "prefix": (
+        ["order_key"],
+        ["concat('tenant-00042/region-eu-west-1/orders/2024/', lpad(id, 12, '0')) as order_key"],
+    ),
+    # The first 10,000 rows all under key 1 (both sides; the target misses one of them).
+    "copies": (["id"], ["case when id <= 10000 then 1 else id end as id"]),
+}
 
 
 @dataclass(frozen=True)
@@ -55,13 +73,19 @@ class Planted:
 
 
 def write_pair(
-    spark: SparkSession, schema: str, rows: int, differences: int, duplicated: int = 0
+    spark: SparkSession,
+    schema: str,
+    rows: int,
+    differences: int,
+    duplicated: int = 0,
+    key_shape: str = "uniform",
 ) -> Planted:
     planted = Planted(rows, differences, duplicated)
     if not spark.catalog.databaseExists(schema):  # Hive logs an error for "if not exists"
         spark.sql(f"create database {schema}")
+    shaped = KEY_SHAPES[key_shape][1]
     source = spark.range(1, rows + 1).selectExpr(*_columns())
-    _save(source, f"{schema}.bench_source")
+    _save(_keyed(source, shaped), f"{schema}.bench_source")
     changed = planted.spread(planted.quarter, differences - planted.quarter)
     target = (
         spark.range(1, rows + 1 + planted.quarter)
@@ -70,8 +94,16 @@ def write_pair(
         .withColumn("status", F.when(changed, F.upper("status")).otherwise(F.col("status")))
     )
     target = target.unionByName(target.where(planted.doubled()))
-    _save(target, f"{schema}.bench_target")
+    _save(_keyed(target, shaped), f"{schema}.bench_target")
     return planted
+
+
+def _keyed(frame: DataFrame, shaped: list[str]) -> DataFrame:
+    """The frame with its key columns made by ``shaped`` in front, replacing `id` where one of
+    them is named so."""
+    keys = [F.expr(sql) for sql in shaped]
+    replaced = {sql.rsplit(" as ", 1)[1] for sql in shaped}
+    return frame.select(*keys, *[c for c in frame.columns if c not in replaced])
 
 
 def _columns() -> list[str]:

@@ -2,11 +2,15 @@
 plain PySpark join of two Spark tables) and against the floor of one checksum scan per side.
 
     python -m bench.run_bench [--rows 1000000] [--scenarios 0 100 10000 100:10]
-                              [--cases ...] [--output FILE]
+                              [--cases ...] [--output FILE] [--key-shapes uniform ...]
                               [--source-engine spark|postgres] [--repeat 2]
 
 Each scenario is a pair generated afresh: `d` planted differences, or `d:k` with k more keys
-that the target holds twice (the pair then runs under enforce_key: warn).
+that the target holds twice (the pair then runs under enforce_key: warn). With --key-shapes,
+each scenario runs once per shape of key (bench/generate.py's KEY_SHAPES: uniform, gaps,
+compound, prefix, copies), and each case is also given as a ratio to the same case on the
+uniform key. The plain join is left out for `copies`: joined on a key held 10,000 times by
+each side, it multiplies them.
 
 With --source-engine postgres the source table is copied into a throwaway PostgreSQL server
 on 127.0.0.1 and reconciled against the Spark target by hashdiff, checksums running inside
@@ -31,7 +35,7 @@ from pathlib import Path
 from pyspark.sql import SparkSession
 
 from bench.baselines import plain_join, plain_scan
-from bench.generate import write_pair
+from bench.generate import KEY_SHAPES, write_pair
 from bench.harness import RESULTS, SCHEMA, PeakMemory, bench_session, rendered_pairs, timed
 from bench.to_postgres import copy_source
 from parity.plan import PairPlan
@@ -51,8 +55,10 @@ def main() -> None:
     with ExitStack() as stack:
         if options.source_engine == "postgres":
             os.environ["PARITY_BENCH_PG_URL"] = stack.enter_context(postgres_server())
-        for scenario in options.scenarios:
-            figures["scenarios"].append(_scenario(spark, options, scenario))
+        for shape in options.key_shapes:
+            for scenario in options.scenarios:
+                figures["scenarios"].append(_scenario(spark, options, scenario, shape))
+    _over_uniform(figures["scenarios"])
     spark.stop()
     name = f"bench-{options.rows}" + ("" if options.source_engine == "spark" else "-postgres")
     output = options.output or RESULTS / f"{name}.json"
@@ -61,22 +67,24 @@ def main() -> None:
     _print(figures, output)
 
 
-def _scenario(spark: SparkSession, options: argparse.Namespace, scenario: str) -> dict:
+def _scenario(spark: SparkSession, options: argparse.Namespace, scenario: str, shape: str) -> dict:
     differences, _, duplicated = scenario.partition(":")
     started = time.perf_counter()
-    planted = write_pair(spark, SCHEMA, options.rows, int(differences), int(duplicated or 0))
+    planted = write_pair(spark, SCHEMA, options.rows, int(differences), int(duplicated or 0), shape)
     if options.source_engine == "postgres":
         copy_source(spark, SCHEMA, os.environ["PARITY_BENCH_PG_URL"])
     generated = time.perf_counter() - started
-    pair = _plan(spark, options.source_engine, bool(planted.duplicated))
+    pair = _plan(spark, options.source_engine, bool(planted.duplicated) or shape == "copies", shape)
+    cases = [c for c in options.cases if not (c == "plain join" and shape == "copies")]
     figures = {
         "scenario": scenario,
+        "key_shape": shape,
         "planted_differences": planted.count,
         "duplicated_keys": planted.duplicated,
         "bisection_factor": pair.bisection_factor,
         "bisection_threshold": pair.bisection_threshold,
         "generate_seconds": round(generated, 3),
-        **_measure(spark, pair, options.source_engine, options.repeat, options.cases),
+        **_measure(spark, pair, options.source_engine, options.repeat, cases),
     }
     if options.source_engine == "postgres" and "hashdiff" in figures["cases"]:
         # What pushdown promises: only the rows of small differing segments leave PostgreSQL.
@@ -95,7 +103,7 @@ def _measure(
     algorithm the pair allows; seconds, rows moved and the driver's peak memory of each."""
     memory = PeakMemory(spark)
     tables = (pair.source.relation_name, pair.target.relation_name)
-    key, columns = pair.source.key_names[0], list(pair.source.column_names)
+    keys, columns = list(pair.source.key_names), list(pair.source.column_names)
     cases: dict[str, dict] = {}
 
     def measure(name: str, action) -> object:
@@ -111,9 +119,9 @@ def _measure(
         return best[1]
 
     if source_engine == "spark" and "plain scan" in wanted:
-        measure("plain scan", lambda: plain_scan(spark, tables, [key, *columns]))
+        measure("plain scan", lambda: plain_scan(spark, tables, [*keys, *columns]))
     if source_engine == "spark" and "plain join" in wanted:
-        found = measure("plain join", lambda: plain_join(spark, tables, key, columns))
+        found = measure("plain join", lambda: plain_join(spark, tables, keys, columns))
         cases["plain join"]["differing_rows"] = found
     source = (
         SqlSide(spark, pair.name, pair.source)
@@ -172,17 +180,20 @@ def _options() -> argparse.Namespace:
         "--cases", nargs="+", default=list(CASES), choices=CASES, help="the cases to measure"
     )
     parser.add_argument("--output", type=Path)
+    parser.add_argument(
+        "--key-shapes", nargs="+", default=["uniform"], choices=list(KEY_SHAPES), help="key shapes"
+    )
     parser.add_argument("--source-engine", choices=("spark", "postgres"), default="spark")
     parser.add_argument("--repeat", type=int, default=2, help="runs of each case; the best counts")
     return parser.parse_args()
 
 
-def _plan(spark: SparkSession, source_engine: str, duplicated: bool) -> PairPlan:
+def _plan(spark: SparkSession, source_engine: str, duplicated: bool, shape: str) -> PairPlan:
     pair = {
         "name": "bench",
         "source": {"source": ["bench", "bench_source"]},
         "target": {"source": ["bench", "bench_target"]},
-        "key": "id",
+        "key": KEY_SHAPES[shape][0],
         # auto: joindiff for two Spark tables, whose plan also renders what hashdiff runs.
         "algorithm": "auto",
         "enforce_key": "warn" if duplicated else "error",
@@ -194,6 +205,19 @@ def _plan(spark: SparkSession, source_engine: str, duplicated: bool) -> PairPlan
     return rendered_pairs(spark, [pair])["bench"]
 
 
+def _over_uniform(scenarios: list[dict]) -> None:
+    """Each case of a skewed key's scenario as a ratio to the same case and scenario on the
+    uniform key, where the run measured it."""
+    uniform = {s["scenario"]: s["cases"] for s in scenarios if s["key_shape"] == "uniform"}
+    for scenario in scenarios:
+        baseline = uniform.get(scenario["scenario"])
+        if baseline is None or scenario["key_shape"] == "uniform":
+            continue
+        for name, case in scenario["cases"].items():
+            if name in baseline:
+                case["over_uniform"] = _ratio(case["seconds"], baseline[name]["seconds"])
+
+
 def _ratio(a: float, b: float) -> float | None:
     return round(a / b, 2) if b else None
 
@@ -201,6 +225,7 @@ def _ratio(a: float, b: float) -> float | None:
 def _print(figures: dict, output: Path) -> None:
     baselines = ("plain join", "floor", "plain scan")
     header = [
+        "key",
         "differences",
         "case",
         "seconds",
@@ -208,6 +233,7 @@ def _print(figures: dict, output: Path) -> None:
         "found",
         "rows moved",
         "peak MiB (py/jvm)",
+        "x uniform",
     ]
     rows = []
     for scenario in figures["scenarios"]:
@@ -219,6 +245,7 @@ def _print(figures: dict, output: Path) -> None:
             peak = case["peak_mib"]
             rows.append(
                 [
+                    scenario["key_shape"],
                     planted,
                     name,
                     f"{case['seconds']:.2f}",
@@ -226,16 +253,18 @@ def _print(figures: dict, output: Path) -> None:
                     f"{case['differing_rows']:,}" if "differing_rows" in case else "",
                     f"{case['rows_moved']:,}" if "rows_moved" in case else "",
                     f"{peak['python']}/{peak['jvm']}",
+                    "" if "over_uniform" not in case else f"{case['over_uniform']:.2f}",
                 ]
             )
         if "rows_out_of_postgres" in scenario:
             rows.append(
                 [
+                    scenario["key_shape"],
                     planted,
                     "rows out of PostgreSQL",
                     f"{scenario['rows_out_of_postgres']:,} (at most differences x threshold ="
                     f" {scenario['rows_out_of_postgres_bound']:,})",
-                    *[""] * (len(header) - 3),
+                    *[""] * (len(header) - 4),
                 ]
             )
     widths = [max(len(str(c)) for c in column) for column in zip(header, *rows, strict=True)]

@@ -31,7 +31,7 @@
         {%- do masks.append(flags | join(' + ')) -%}
     {%- endfor -%}
 select
-    {%- if key_count == 1 and columns[0]['profile']['kind'] == 'integer' %}
+    {%- if parity.key_is_position(key_count, columns) %}
     {{ parity.key_position('spark', parity.quote_identifier('spark', columns[0]['name'])) }} as {{ aliases['position'] }},
     {%- endif %}
     {%- for column in columns[:key_count] %}

@@ -53,6 +53,7 @@
         'key_columns': tojson(aliases['keys']),
         'value_columns': tojson(aliases['values']),
         'position_column': aliases['position'],
+        'key_is_position': parity.key_is_position(key_count, matched['source']) | string | lower,
         'native_hash_column': aliases['native_hash'],
         'config_json': tojson(pair),
         'column_rules': tojson(rules),

@@ -22,7 +22,7 @@
             {%- do hashed.append({'alias': alias}) -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- set integer_key = key_count == 1 and columns[0]['profile']['kind'] == 'integer' -%}
+    {%- set integer_key = parity.key_is_position(key_count, columns) -%}
 select
     canonical.*,
     {%- if not integer_key %}

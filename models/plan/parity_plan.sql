@@ -6,7 +6,7 @@
     'checksum_sql', 'profile_sql', 'checksums_sql', 'rows_sql', 'key_names', 'column_names', 'schema_snapshot',
 ] -%}
 {%- set plan_columns = [
-    'run_id', 'pair_name', 'algorithm', 'key_columns', 'value_columns', 'position_column', 'native_hash_column', 'config_json', 'column_rules',
+    'run_id', 'pair_name', 'algorithm', 'key_columns', 'value_columns', 'position_column', 'key_is_position', 'native_hash_column', 'config_json', 'column_rules',
     'schema_findings', 'filters', 'schema_diff',
 ] -%}
 {%- for side in ['source', 'target'] -%}

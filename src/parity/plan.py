@@ -37,6 +37,9 @@ class SidePlan:
     key_columns: tuple[str, ...]
     value_columns: tuple[str, ...]
     position_column: str
+    # The key is its own position (a single integer key): segments are key ranges, and blocks of
+    # consecutive positions hold consecutive keys (a pair-level field, the same on both sides).
+    key_is_position: bool
     native_hash_column: str
     # The relation's columns as its engine reports them (macros/plan/schema_snapshot.sql).
     schema_snapshot: tuple[dict[str, Any], ...] = ()
@@ -187,6 +190,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         key_columns=tuple(json.loads(row["key_columns"])),
         value_columns=tuple(json.loads(row["value_columns"])),
         position_column=row["position_column"],
+        key_is_position=row["key_is_position"] == "true",
         native_hash_column=row["native_hash_column"],
         schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
         statement_timeout_seconds=timeout_seconds(field("statement_timeout_seconds")),

@@ -21,7 +21,10 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
     schema = ", ".join(
         ["__parity_pos bigint", *[f"{n} string" for n in names], "__parity_hash bigint"]
     )
-    data = [(int(key[0]), *key, *values, row_hash([*key, *values])) for key, values in rows]
+    data = [
+        (None if key[0] is None else int(key[0]), *key, *values, row_hash([*key, *values]))
+        for key, values in rows
+    ]
     view = f"canonical_{side}_{next(_views)}"
     spark.createDataFrame(data, schema).createOrReplaceTempView(view)
     values = names[1:]
@@ -48,6 +51,7 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         key_columns=tuple(names[:1]),
         value_columns=tuple(names[1:]),
         position_column="__parity_pos",
+        key_is_position=True,
         native_hash_column="__parity_native",
     )
     return SparkSide(spark, "test_pair", plan)

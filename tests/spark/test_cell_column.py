@@ -12,9 +12,14 @@ LONGS = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 
 
 @settings(max_examples=8, deadline=None)
-@given(st.lists(LONGS, min_size=2, max_size=30), st.sampled_from([2, 7, 32]), st.data())
-def test_spark_cells_match_keyspace(spark, positions, factor, data):
-    space = KeySpace.spanning(min(positions), max(positions), factor)
+@given(
+    st.lists(st.one_of(LONGS, st.integers(-5000, 5000)), min_size=2, max_size=30),
+    st.sampled_from([2, 7, 32]),
+    st.sampled_from([1, 64]),
+    st.data(),
+)
+def test_spark_cells_match_keyspace(spark, positions, factor, align, data):
+    space = KeySpace.spanning(min(positions), max(positions), factor, align)
     depth = data.draw(st.integers(0, space.unit_depth()))
     frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
     found = [

@@ -6,10 +6,11 @@ from parity.values.keyspace import EXACT_PRODUCT_LIMIT, LARGEST_CELL_NUMBER, Key
 positions = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 
 
-@given(positions, positions, st.integers(2, 64), st.data())
-def test_cells_nest_and_match_their_bounds(a, b, factor, data):
+@given(positions, positions, st.integers(2, 64), st.sampled_from([1, 64]), st.data())
+def test_cells_nest_and_match_their_bounds(a, b, factor, align, data):
     low, high = min(a, b), max(a, b)
-    space = KeySpace.spanning(low, high, factor)
+    space = KeySpace.spanning(low, high, factor, align)
+    assert space.aligned(align) and space.low <= low
     position = data.draw(st.integers(low, high))
     deepest = space.unit_depth()
     depth = data.draw(st.integers(0, deepest))
@@ -19,18 +20,22 @@ def test_cells_nest_and_match_their_bounds(a, b, factor, data):
     start, end = space.bounds(depth + step, cell)
     assert start <= position < end
     assert 0 <= cell < space.cells(depth + step)
+    # The block of `align` positions holding this one lies inside its cell.
+    block_start = position - position % align
+    assert space.cell_of(block_start, depth + step) == cell
+    assert space.cell_of(min(block_start + align - 1, high), depth + step) == cell
 
 
-@given(positions, positions, st.integers(2, 64))
-def test_products_stay_exact_in_decimal_38(a, b, factor):
-    space = KeySpace.spanning(min(a, b), max(a, b), factor)
+@given(positions, positions, st.integers(2, 64), st.sampled_from([1, 64]))
+def test_products_stay_exact_in_decimal_38(a, b, factor, align):
+    space = KeySpace.spanning(min(a, b), max(a, b), factor, align)
     assert space.width * space.cells(space.unit_depth()) < EXACT_PRODUCT_LIMIT * factor
 
 
-@given(positions, positions, st.integers(2, 1 << 16))
-def test_cell_numbers_fit_a_bigint_and_divisors_are_never_zero(a, b, factor):
+@given(positions, positions, st.integers(2, 1 << 16), st.sampled_from([1, 64]))
+def test_cell_numbers_fit_a_bigint_and_divisors_are_never_zero(a, b, factor, align):
     """Cell SQL divides by the space's scale and width: both at least 1 for any key range."""
-    space = KeySpace.spanning(min(a, b), max(a, b), factor)
+    space = KeySpace.spanning(min(a, b), max(a, b), factor, align)
     assert space.cells(space.unit_depth()) <= LARGEST_CELL_NUMBER
     assert space.scale >= 1 and space.width >= 1
 

@@ -35,6 +35,7 @@ def plan_row(pair, config):
         "key_columns": json.dumps(["__parity_k0"]),
         "value_columns": json.dumps(["__parity_c0", "__parity_c1"]),
         "position_column": "__parity_pos",
+        "key_is_position": "true",
         "native_hash_column": "__parity_native",
         "config_json": json.dumps(config),
         "column_rules": "[]",

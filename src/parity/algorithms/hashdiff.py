@@ -99,7 +99,10 @@ def hashdiff(
 
     lows = [p.min_position for p in (source_profile, target_profile) if p.min_position is not None]
     highs = [p.max_position for p in (source_profile, target_profile) if p.max_position is not None]
-    space = KeySpace.spanning(min(lows), max(highs), factor)
+    # Cells aligned to a side's blocks are summed from them (SparkSide), unless cells smaller
+    # than a block are wanted.
+    block = max(source.key_block, target.key_block)
+    space = KeySpace.spanning(min(lows), max(highs), factor, block if block <= threshold else 1)
     keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
     diffs: list[DataFrame] = []
 

@@ -22,8 +22,7 @@ from parity.sides.spark import SparkSide
 def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
     keys, values = list(pair.source.key_columns), list(pair.source.value_columns)
     names, rules = pair.source.column_names, pair.column_rules
-    # The plan's first-pass select carries the key position only where the key is its own.
-    by_cell = pair.source.position_column in source.native.columns
+    by_cell = pair.source.key_is_position
     first = (
         cell_hash_pass(source, target, keys)
         if by_cell

@@ -13,6 +13,9 @@ from parity.values.profile import Checksum, Profile
 
 class Side(Protocol):
     plan: SidePlan
+    # How many consecutive positions the blocks this side summarizes in its profile span (1:
+    # none): checksums of cells of a key space aligned to them (KeySpace.aligned) are cheap.
+    key_block: int
 
     def profile(self) -> Profile:
         """Sizes, checksum, key range and key counts, in one pass, grouped by key."""

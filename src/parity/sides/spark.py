@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import reduce
 
-from pyspark.sql import Column, DataFrame, SparkSession
+from pyspark.sql import Column, DataFrame, Observation, Row, SparkSession
 from pyspark.sql import functions as F
 
 from parity.plan import SidePlan
@@ -20,6 +20,8 @@ IN_SOURCE = "__parity_in_source"
 # joindiff's cells of consecutive integer keys hold 2^CELL_BITS keys: one bit each in a bigint
 # (algorithms/cell_hashes.py).
 CELL_BITS = 6
+# The block of 2^CELL_BITS consecutive keys a row falls in (key_cell), where a frame groups by it.
+BLOCK = "__parity_block"
 
 
 class SparkSide:
@@ -32,14 +34,30 @@ class SparkSide:
         # joindiff's first pass: every row's canonical key and native hash.
         self.native: DataFrame | None = spark.sql(plan.native_sql) if plan.native_sql else None
         self._checksum = F.expr(plan.checksum_sql)
+        # hashdiff's profile where the key is its own position: per block of consecutive keys,
+        # its rows and checksum, kept in the executors; the checksums of any aligned cells are
+        # summed from it, without reading the side again.
+        self._blocks: DataFrame | None = None
+
+    @property
+    def key_block(self) -> int:
+        """How many consecutive positions the blocks this side summarizes span: a key space
+        aligned to them (KeySpace.aligned) is answered from the blocks."""
+        return 1 << CELL_BITS if self.plan.key_is_position else 1
 
     def __enter__(self) -> SparkSide:
         return self
 
     def __exit__(self, *_: object) -> None:
-        """Nothing to close: the session outlives the pair."""
+        """The session outlives the pair: only what the side kept in it is released."""
+        if self._blocks is not None:
+            release_checkpoint(self._blocks)
+            self._blocks = None
 
     def profile(self) -> Profile:
+        return self._profile_by_block() if self.plan.key_is_position else self._profile_by_key()
+
+    def _profile_by_key(self) -> Profile:
         keys = self.plan.key_columns
         per_key = self.canonical.groupBy(*keys).agg(
             F.count(F.lit(1)).alias("rows"),
@@ -57,47 +75,105 @@ class SparkSide:
             F.sum(F.when(~compared, F.col("rows"))).alias("null_keys"),
             F.count_if(compared & (F.col("rows") > 1)).alias("duplicate_keys"),
         ).first()
-        compared = int(row["compared_rows"] or 0)
-        return Profile(
-            Checksum(compared, int(row["total"] or 0)),
-            row["low"],
-            row["high"],
-            KeyCounts(
-                int(row["rows"] or 0),
-                compared,
-                int(row["null_keys"] or 0),
-                int(row["duplicate_keys"]),
-            ),
+        return _profile(row, int(row["duplicate_keys"]))
+
+    def _profile_by_block(self) -> Profile:
+        """One scan, grouped by block of 2^CELL_BITS consecutive keys with partial aggregation,
+        so only about one sum per block and task crosses the shuffle, never a row. Each block
+        ORs one bit per key (1 << key mod 64): a block whose rows outnumber its bits holds a
+        duplicated key, and only such blocks' keys are grouped afterwards, to count them."""
+        position = self.plan.position_column
+        bit = F.expr(f"shiftleft(1L, cast({position} & {(1 << CELL_BITS) - 1} as int))")
+        per_block = self.canonical.groupBy(key_cell(F.col(position)).alias(BLOCK)).agg(
+            F.count(F.lit(1)).alias("rows"),
+            self._checksum.alias("total"),
+            F.bit_or(bit).alias("bits"),
+            F.min(position).alias("low"),
+            F.max(position).alias("high"),
+        )
+        null_key = F.col(BLOCK).isNull()
+        duplicated = ~null_key & (F.col("rows") > F.bit_count("bits"))
+        observed = Observation("parity_blocks")
+        self._blocks = (
+            per_block.observe(
+                observed,
+                F.sum("rows").alias("rows"),
+                F.sum(F.when(~null_key, F.col("rows"))).alias("compared_rows"),
+                F.sum(F.when(~null_key, F.col("total"))).alias("total"),
+                F.min("low").alias("low"),
+                F.max("high").alias("high"),
+                F.sum(F.when(null_key, F.col("rows"))).alias("null_keys"),
+                F.count_if(duplicated).alias("duplicated_blocks"),
+            )
+            .where(~null_key)
+            .select(BLOCK, "rows", "total", duplicated.alias("duplicated"))
+            .localCheckpoint()
+        )
+        row = observed.get
+        return _profile(row, self._duplicate_keys() if row["duplicated_blocks"] else 0)
+
+    def _duplicate_keys(self) -> int:
+        """The keys held by more than one row, counted by key in the blocks whose rows outnumber
+        their keys only."""
+        position = self.plan.position_column
+        suspects = self._blocks.where("duplicated").select(BLOCK)
+        return (
+            self.frame.select(position)
+            .join(F.broadcast(suspects), key_cell(F.col(position)) == suspects[BLOCK], "left_semi")
+            .groupBy(position)
+            .count()
+            .where("count > 1")
+            .count()
         )
 
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
     ) -> dict[int, Checksum]:
+        position = self.plan.position_column
+        if self._blocks is not None and space.aligned(self.key_block):
+            # Each block lies inside one cell at every depth: its first position stands for it.
+            frame = self._blocks.select(
+                F.shiftleft(BLOCK, CELL_BITS).alias(position),
+                F.col("rows").alias("row_count"),
+                F.col("total"),
+            )
+            counted, total = F.sum("row_count"), F.sum("total")
+        else:
+            frame, counted, total = self.frame, F.count(F.lit(1)), self._checksum
         grouped = (
-            self._in_cells(space, parent_depth, parents)
-            .groupBy(cell_column(self.plan.position_column, space, depth).alias("cell"))
-            .agg(F.count(F.lit(1)).alias("rows"), self._checksum.alias("total"))
+            _in_cells(frame, position, space, parent_depth, parents)
+            .groupBy(cell_column(position, space, depth).alias("cell"))
+            .agg(counted.alias("rows"), total.alias("total"))
         )
-        return {r["cell"]: Checksum(r["rows"], int(r["total"])) for r in grouped.collect()}
+        return {r["cell"]: Checksum(int(r["rows"]), int(r["total"])) for r in grouped.collect()}
 
     def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> DataFrame:
-        return self._in_cells(space, depth, cells).select(
+        return _in_cells(self.frame, self.plan.position_column, space, depth, cells).select(
             *self.plan.key_columns, *self.plan.value_columns
         )
 
-    def _in_cells(self, space: KeySpace, depth: int, indexes: frozenset[int]) -> DataFrame:
-        """The rows of this side in these cells at ``depth``. A few cells are a literal list; many
-        (a whole level can differ) a broadcast semi-join: a filter of a million literals exhausts
-        the driver's heap before it runs."""
-        cell = cell_column(self.plan.position_column, space, depth)
-        if len(indexes) <= LITERAL_CELLS:
-            return self.frame.where(cell.isin(sorted(indexes)))
-        wanted = self.frame.sparkSession.createDataFrame(
-            [(i,) for i in sorted(indexes)], "cell bigint"
-        )
-        return self.frame.join(
-            F.broadcast(wanted), cell.cast("bigint") == wanted["cell"], "left_semi"
-        )
+
+def _profile(row: Row | dict, duplicate_keys: int) -> Profile:
+    compared = int(row["compared_rows"] or 0)
+    return Profile(
+        Checksum(compared, int(row["total"] or 0)),
+        row["low"],
+        row["high"],
+        KeyCounts(int(row["rows"] or 0), compared, int(row["null_keys"] or 0), duplicate_keys),
+    )
+
+
+def _in_cells(
+    frame: DataFrame, position: str, space: KeySpace, depth: int, indexes: frozenset[int]
+) -> DataFrame:
+    """The rows of ``frame`` whose ``position`` lies in these cells at ``depth``. A few cells
+    are a literal list; many (a whole level can differ) a broadcast semi-join: a filter of a
+    million literals exhausts the driver's heap before it runs."""
+    cell = cell_column(position, space, depth)
+    if len(indexes) <= LITERAL_CELLS:
+        return frame.where(cell.isin(sorted(indexes)))
+    wanted = frame.sparkSession.createDataFrame([(i,) for i in sorted(indexes)], "cell bigint")
+    return frame.join(F.broadcast(wanted), cell.cast("bigint") == wanted["cell"], "left_semi")
 
 
 def rows_of_keys(
@@ -171,7 +247,9 @@ def cell_column(position: str, space: KeySpace, depth: int) -> Column:
     """The cell number at ``depth`` of each row's key position, computed exactly as
     KeySpace.cell_of does: in bigint where that cannot overflow, else in decimal(38, 0)."""
     cells = space.cells(depth)
-    if space.scale == 1 and space.width * cells < LONG_SAFE:
-        return F.expr(f"(({position} - {space.low}) * {cells}) div {space.width}")
+    if space.width * max(space.scale, cells) < LONG_SAFE:
+        return F.expr(
+            f"((({position} - {space.low}) div {space.scale}) * {cells}) div {space.width}"
+        )
     units = f"(cast({position} as decimal(38, 0)) - {space.low}BD) div {space.scale}BD"
     return F.expr(f"(cast({units} as decimal(38, 0)) * {cells}BD) div {space.width}BD")

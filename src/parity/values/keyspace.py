@@ -28,14 +28,24 @@ class KeySpace:
     factor: int
 
     @classmethod
-    def spanning(cls, minimum: int, maximum: int, factor: int) -> KeySpace:
-        """The space covering every position from ``minimum`` to ``maximum`` inclusive."""
-        span = maximum - minimum + 1
+    def spanning(cls, minimum: int, maximum: int, factor: int, align: int = 1) -> KeySpace:
+        """The space covering every position from ``minimum`` to ``maximum`` inclusive. With
+        ``align``, its low end and its unit are multiples of ``align``, so each block of
+        ``align`` positions starting at a multiple of it lies whole inside one cell at every
+        depth (a side that summarized such blocks answers checksums from them)."""
+        low = minimum - minimum % align
+        span = maximum - low + 1
         # The deepest useful depth has factor**depth < factor * width, so products stay below
         # factor * width**2 and cell numbers below factor * width: cap width accordingly.
         widest = min(isqrt(EXACT_PRODUCT_LIMIT // factor), LARGEST_CELL_NUMBER // factor)
-        scale = -(-span // widest)
-        return cls(low=minimum, scale=scale, width=-(-span // scale), factor=factor)
+        smallest = -(-span // widest)
+        scale = -(-smallest // align) * align
+        return cls(low=low, scale=scale, width=-(-span // scale), factor=factor)
+
+    def aligned(self, align: int) -> bool:
+        """Whether every block of ``align`` positions starting at a multiple of it lies inside
+        one cell at every depth."""
+        return self.low % align == 0 and self.scale % align == 0
 
     def cells(self, depth: int) -> int:
         return self.factor**depth
