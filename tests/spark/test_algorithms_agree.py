@@ -284,3 +284,17 @@ def test_a_whole_level_of_differing_cells_is_fetched_by_a_semi_join(spark):
     )
     assert ordered(drilled(outcome)) == ordered(compare_rows(source_rows, target_rows))
     assert outcome.stats.rows_moved == 12_000
+
+
+def test_a_key_held_thousands_of_times_compares_as_a_multiset(spark):
+    """Copies cancel by count of distinct rows, not row by row: a key held 3,000 times, equal
+    copies, surplus copies on each side and changed copies all come out as rowdiff says."""
+    source_rows = [(("7",), (f"v{i % 40}", None)) for i in range(3_000)] + [(("8",), ("a", "b"))]
+    target_rows = source_rows[5:] + [(("7",), ("v1", None))] * 3 + [(("7",), ("new", "x"))]
+    source = spark_side(spark, "source", source_rows, 2)
+    target = spark_side(spark, "target", target_rows, 2)
+    keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
+    found = as_row_diffs(canonical_join(source.frame, target.frame, keys, values))
+    assert ordered(found) == ordered(compare_rows(source_rows, target_rows))
+    # Four surplus copies on the source (v0, v2, v3, v4), three on the target (v1 twice, new).
+    assert len(found) == 4

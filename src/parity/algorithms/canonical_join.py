@@ -1,12 +1,13 @@
 """Both sides in one Spark session: the multiset comparison of rowdiff.py in Spark, over
 canonical rows (joindiff's second pass, on the rows its first pass found differing).
 
-One shuffle: both sides' rows are grouped by key, each side's rows of a key collected and sorted
-in canonical order (each value as (is NULL, text), so NULLs sort last, as rowdiff's
-canonical_order). Within a key, copies present on both sides cancel (a row is left over when
-its rank among equal rows reaches the other side's count of it); the leftovers pair in order as
-value mismatches, and the rest is missing (the other side has no row with that key) or a
-duplicate. No row passes through Python.
+One shuffle: both sides' rows are partitioned by key, then counted per key and distinct row
+(each row's values as (is NULL, text), so NULLs sort last, as rowdiff's canonical_order) and per
+key, both within those partitions. Copies present on both sides cancel: a row is left over on
+the side that holds more copies of it, by how many more. Within a key the leftovers, sorted in
+canonical order, pair in order as value mismatches, and the rest is missing (the other side has
+no row with that key) or a duplicate. Counting distinct rows keeps a key held 10,000 times as
+cheap as 10,000 keys; no row passes through Python.
 """
 
 from __future__ import annotations
@@ -24,11 +25,9 @@ from parity.values.rows import (
 )
 
 SORTABLE = "array<struct<null:boolean,text:string>>"
-# The rows of `this` side of a key left over once the other side's equal rows cancel them.
-LEFT_OVER = (
-    "filter({this}, (row, i) -> i + 1 - array_position({this}, row)"
-    " >= size(filter({other}, same -> same = row)))"
-)
+# This side's rows of a key left over, each as many times as it outnumbers the other side's,
+# in canonical order.
+LEFT_OVER = "array_sort(flatten(transform({runs}, run -> array_repeat(run.row, run.copies))))"
 
 
 def canonical_join(
@@ -40,22 +39,38 @@ def canonical_join(
         for frame, side in ((source, True), (target, False))
     ]
     in_source = F.col(IN_SOURCE)
-    by_key = (
+    # Partitioned by key once: both groupings below are within it, so neither shuffles again.
+    counted = (
         tagged[0]
         .unionByName(tagged[1])
-        .groupBy(*keys)
+        .repartition(*keys)
+        .groupBy(*keys, "row")
+        .agg(F.count_if(in_source).alias("s_n"), F.count_if(~in_source).alias("t_n"))
+    )
+
+    def runs(this: str, other: str) -> Column:
+        surplus = F.col(this) - F.col(other)
+        return F.collect_list(
+            F.when(surplus > 0, F.struct("row", surplus.cast("int").alias("copies")))
+        )
+
+    left = (
+        counted.groupBy(*keys)
         .agg(
-            F.array_sort(F.collect_list(F.when(in_source, F.col("row")))).alias("s_rows"),
-            F.array_sort(F.collect_list(F.when(~in_source, F.col("row")))).alias("t_rows"),
+            F.sum("s_n").alias("s_rows"),
+            F.sum("t_n").alias("t_rows"),
+            runs("s_n", "t_n").alias("s_runs"),
+            runs("t_n", "s_n").alias("t_runs"),
+        )
+        .where("size(s_runs) + size(t_runs) > 0")
+        .select(
+            *keys,
+            "s_rows",
+            "t_rows",
+            F.expr(LEFT_OVER.format(runs="s_runs")).alias("s_left"),
+            F.expr(LEFT_OVER.format(runs="t_runs")).alias("t_left"),
         )
     )
-    left = by_key.select(
-        *keys,
-        "s_rows",
-        "t_rows",
-        F.expr(LEFT_OVER.format(this="s_rows", other="t_rows")).alias("s_left"),
-        F.expr(LEFT_OVER.format(this="t_rows", other="s_rows")).alias("t_left"),
-    ).where("size(s_left) + size(t_left) > 0")
     paired = F.expr(
         "transform(sequence(0, greatest(size(s_left), size(t_left)) - 1),"
         " i -> struct(get(s_left, i) as s, get(t_left, i) as t))"
@@ -64,9 +79,9 @@ def canonical_join(
     source_row, target_row = F.col("pair.s"), F.col("pair.t")
     kind = (
         F.when(source_row.isNotNull() & target_row.isNotNull(), F.lit(VALUE_MISMATCH))
-        .when(source_row.isNotNull() & (F.size("t_rows") == 0), F.lit(MISSING_IN_TARGET))
+        .when(source_row.isNotNull() & (F.col("t_rows") == 0), F.lit(MISSING_IN_TARGET))
         .when(source_row.isNotNull(), F.lit(DUPLICATE_IN_SOURCE))
-        .when(F.size("s_rows") == 0, F.lit(MISSING_IN_SOURCE))
+        .when(F.col("s_rows") == 0, F.lit(MISSING_IN_SOURCE))
         .otherwise(F.lit(DUPLICATE_IN_TARGET))
     )
     return rows.select(

@@ -34,15 +34,16 @@ class SparkSide:
         # joindiff's first pass: every row's canonical key and native hash.
         self.native: DataFrame | None = spark.sql(plan.native_sql) if plan.native_sql else None
         self._checksum = F.expr(plan.checksum_sql)
-        # hashdiff's profile where the key is its own position: per block of consecutive keys,
-        # its rows and checksum, kept in the executors; the checksums of any aligned cells are
+        # hashdiff's profile, kept in the executors: per block of 2^CELL_BITS consecutive keys
+        # where the key is its own position, else per key; each row a position (the block's
+        # first), its rows and checksum. The checksums of any cells aligned to key_block are
         # summed from it, without reading the side again.
-        self._blocks: DataFrame | None = None
+        self._summary: DataFrame | None = None
 
     @property
     def key_block(self) -> int:
-        """How many consecutive positions the blocks this side summarizes span: a key space
-        aligned to them (KeySpace.aligned) is answered from the blocks."""
+        """How many consecutive positions one row of the kept profile spans: a key space
+        aligned to them (KeySpace.aligned) is answered from the profile."""
         return 1 << CELL_BITS if self.plan.key_is_position else 1
 
     def __enter__(self) -> SparkSide:
@@ -50,31 +51,36 @@ class SparkSide:
 
     def __exit__(self, *_: object) -> None:
         """The session outlives the pair: only what the side kept in it is released."""
-        if self._blocks is not None:
-            release_checkpoint(self._blocks)
-            self._blocks = None
+        if self._summary is not None:
+            release_checkpoint(self._summary)
+            self._summary = None
 
     def profile(self) -> Profile:
         return self._profile_by_block() if self.plan.key_is_position else self._profile_by_key()
 
     def _profile_by_key(self) -> Profile:
-        keys = self.plan.key_columns
-        per_key = self.canonical.groupBy(*keys).agg(
+        """One scan grouped by key; the keys' positions, rows and checksums are kept (narrower
+        than the rows, and never canonicalized again)."""
+        position = self.plan.position_column
+        per_key = self.canonical.groupBy(*self.plan.key_columns).agg(
             F.count(F.lit(1)).alias("rows"),
             self._checksum.alias("total"),
-            F.min(self.plan.position_column).alias("low"),
-            F.max(self.plan.position_column).alias("high"),
+            # A key's position is a function of the key: one per group.
+            F.min(position).alias(position),
         )
         compared = ~_null_key(self.plan)
-        row = per_key.agg(
-            F.sum("rows").alias("rows"),
-            F.sum(F.when(compared, F.col("rows"))).alias("compared_rows"),
-            F.sum(F.when(compared, F.col("total"))).alias("total"),
-            F.min(F.when(compared, F.col("low"))).alias("low"),
-            F.max(F.when(compared, F.col("high"))).alias("high"),
-            F.sum(F.when(~compared, F.col("rows"))).alias("null_keys"),
-            F.count_if(compared & (F.col("rows") > 1)).alias("duplicate_keys"),
-        ).first()
+        observed = Observation("parity_keys")
+        self._summary = (
+            per_key.observe(
+                observed,
+                *_totals(compared, position, position),
+                F.count_if(compared & (F.col("rows") > 1)).alias("duplicate_keys"),
+            )
+            .where(compared)
+            .select(position, "rows", "total")
+            .localCheckpoint()
+        )
+        row = observed.get
         return _profile(row, int(row["duplicate_keys"]))
 
     def _profile_by_block(self) -> Profile:
@@ -88,25 +94,27 @@ class SparkSide:
             F.count(F.lit(1)).alias("rows"),
             self._checksum.alias("total"),
             F.bit_or(bit).alias("bits"),
-            F.min(position).alias("low"),
+            F.min(position).alias(position),
             F.max(position).alias("high"),
         )
-        null_key = F.col(BLOCK).isNull()
-        duplicated = ~null_key & (F.col("rows") > F.bit_count("bits"))
+        compared = F.col(BLOCK).isNotNull()
+        duplicated = compared & (F.col("rows") > F.bit_count("bits"))
         observed = Observation("parity_blocks")
-        self._blocks = (
+        self._summary = (
             per_block.observe(
                 observed,
-                F.sum("rows").alias("rows"),
-                F.sum(F.when(~null_key, F.col("rows"))).alias("compared_rows"),
-                F.sum(F.when(~null_key, F.col("total"))).alias("total"),
-                F.min("low").alias("low"),
-                F.max("high").alias("high"),
-                F.sum(F.when(null_key, F.col("rows"))).alias("null_keys"),
+                *_totals(compared, position, "high"),
                 F.count_if(duplicated).alias("duplicated_blocks"),
             )
-            .where(~null_key)
-            .select(BLOCK, "rows", "total", duplicated.alias("duplicated"))
+            .where(compared)
+            .select(
+                # Each block lies inside one cell of an aligned space: its first position
+                # stands for it.
+                F.shiftleft(BLOCK, CELL_BITS).alias(position),
+                "rows",
+                "total",
+                duplicated.alias("duplicated"),
+            )
             .localCheckpoint()
         )
         row = observed.get
@@ -116,7 +124,7 @@ class SparkSide:
         """The keys held by more than one row, counted by key in the blocks whose rows outnumber
         their keys only."""
         position = self.plan.position_column
-        suspects = self._blocks.where("duplicated").select(BLOCK)
+        suspects = self._summary.where("duplicated").select(key_cell(F.col(position)).alias(BLOCK))
         return (
             self.frame.select(position)
             .join(F.broadcast(suspects), key_cell(F.col(position)) == suspects[BLOCK], "left_semi")
@@ -130,14 +138,8 @@ class SparkSide:
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
     ) -> dict[int, Checksum]:
         position = self.plan.position_column
-        if self._blocks is not None and space.aligned(self.key_block):
-            # Each block lies inside one cell at every depth: its first position stands for it.
-            frame = self._blocks.select(
-                F.shiftleft(BLOCK, CELL_BITS).alias(position),
-                F.col("rows").alias("row_count"),
-                F.col("total"),
-            )
-            counted, total = F.sum("row_count"), F.sum("total")
+        if self._summary is not None and space.aligned(self.key_block):
+            frame, counted, total = self._summary, F.sum("rows"), F.sum("total")
         else:
             frame, counted, total = self.frame, F.count(F.lit(1)), self._checksum
         grouped = (
@@ -151,6 +153,20 @@ class SparkSide:
         return _in_cells(self.frame, self.plan.position_column, space, depth, cells).select(
             *self.plan.key_columns, *self.plan.value_columns
         )
+
+
+def _totals(compared: Column, low: str, high: str) -> list[Column]:
+    """A profile's totals over its groups (per key or per block, ``compared`` when the group's
+    rows have no NULL key; ``low`` and ``high`` its least and greatest position), as _profile
+    reads them."""
+    return [
+        F.sum("rows").alias("rows"),
+        F.sum(F.when(compared, F.col("rows"))).alias("compared_rows"),
+        F.sum(F.when(compared, F.col("total"))).alias("total"),
+        F.min(F.when(compared, F.col(low))).alias("low"),
+        F.max(F.when(compared, F.col(high))).alias("high"),
+        F.sum(F.when(~compared, F.col("rows"))).alias("null_keys"),
+    ]
 
 
 def _profile(row: Row | dict, duplicate_keys: int) -> Profile:
