@@ -13,8 +13,9 @@ from parity.values.profile import Checksum, Profile
 
 class Side(Protocol):
     plan: SidePlan
-    # How many consecutive positions the blocks this side summarizes in its profile span (1:
-    # none): checksums of cells of a key space aligned to them (KeySpace.aligned) are cheap.
+    # How many consecutive positions one group of the profile a side keeps spans (1 when it
+    # keeps none, or one per key): checksums of the cells of a key space aligned to it
+    # (KeySpace.aligned) are summed from that profile, without reading the side again.
     key_block: int
 
     def profile(self) -> Profile:

@@ -51,11 +51,15 @@ class SparkSide:
 
     def __exit__(self, *_: object) -> None:
         """The session outlives the pair: only what the side kept in it is released."""
+        self._release()
+
+    def _release(self) -> None:
         if self._summary is not None:
             release_checkpoint(self._summary)
             self._summary = None
 
     def profile(self) -> Profile:
+        self._release()  # a profile taken again replaces the one kept
         return self._profile_by_block() if self.plan.key_is_position else self._profile_by_key()
 
     def _profile_by_key(self) -> Profile:

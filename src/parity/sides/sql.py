@@ -16,7 +16,7 @@ from parity.values.profile import Checksum, KeyCounts, Profile
 
 
 class SqlSide:
-    # Each checksum query reads the relation: no block summary to align cells with.
+    # Each checksum query reads the relation: no profile is kept to align cells with.
     key_block = 1
 
     def __init__(self, spark: SparkSession, pair_name: str, plan: SidePlan) -> None:
