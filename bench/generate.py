@@ -28,12 +28,12 @@ KEY_SHAPES: dict[str, tuple[list[str], list[str]]] = {
     "gaps": (["id"], ["id * 1000000007 as id"]),
     # A compound key whose first column holds three values.
     "compound": (["shard", "id"], ["cast(pmod(id, 3) as int) as shard"]),
-    # Text keys sharing a 40-character prefix.
+    # Text keys sharing a 42-character prefix.
     "prefix": (
         ["order_key"],
         ["concat('tenant-00042/region-eu-west-1/orders/2024/', lpad(id, 12, '0')) as order_key"],
     ),
-    # The first 10,000 rows all under key 1 (both sides; the target misses one of them).
+    # The first 10,000 rows all under key 1, on both sides (planted differences delete id 1).
     "copies": (["id"], ["case when id <= 10000 then 1 else id end as id"]),
 }
 
