@@ -21,9 +21,9 @@ from pyspark.sql import functions as F
 
 from parity.algorithms.key_hashes import SIDES, key_hash_pass, sums, sums_equal
 from parity.sides.spark import (
-    CELL_BITS,
     IN_SOURCE,
     SparkSide,
+    key_bit,
     key_cell,
     release_checkpoint,
     rows_of_cells,
@@ -102,15 +102,13 @@ class CellPass:
 
 def cell_hash_pass(source: SparkSide, target: SparkSide, keys: list[str]) -> CellPass:
     position, hash_column = source.plan.position_column, source.plan.native_hash_column
-    # Spark's shiftleft takes its shift as a literal in Python: the key's offset is SQL.
-    bit = F.expr(f"shiftleft(1L, cast({position} & {(1 << CELL_BITS) - 1} as int))")
     per_cell = (
         _tagged(
             source,
             target,
             [
                 key_cell(F.col(position)).alias(CELL),
-                bit.alias("__parity_bit"),
+                key_bit(position).alias("__parity_bit"),
                 # The native hash leaves the key out (the pass by key groups on it): here a
                 # cell holds many keys, so the key enters the hash.
                 F.xxhash64(hash_column, position).alias(hash_column),

@@ -1,7 +1,8 @@
 """Divide, hash and conquer over two sides that only answer checksum and row queries.
 
-On Spark a pass costs a scan whatever the number of groups it returns, so a pass does not stop
-at the next level: it descends at least as many levels as it takes for the expected rows per
+A pass costs a scan of the side whatever the number of groups it returns (a Spark side scans
+the profile it kept, by block or by key, not its table), so a pass does not stop at the next
+level: it descends at least as many levels as it takes for the expected rows per
 cell to reach the bisection threshold, and further while the cells it returns stay within a
 budget, because smaller differing cells mean fewer rows downloaded. Sums are additive, so the
 coarser levels are implied and never queried. Only cells whose checksum or count differ are

@@ -19,7 +19,8 @@ class Side(Protocol):
     key_block: int
 
     def profile(self) -> Profile:
-        """Sizes, checksum, key range and key counts, in one pass, grouped by key."""
+        """Sizes, checksum, key range and key counts, in one pass grouped by key (by block of
+        consecutive keys, where a side can count its keys so)."""
         ...
 
     def checksums(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import reduce
 
-from pyspark.sql import Column, DataFrame, Observation, Row, SparkSession
+from pyspark.sql import Column, DataFrame, Observation, SparkSession
 from pyspark.sql import functions as F
 
 from parity.plan import SidePlan
@@ -93,11 +93,10 @@ class SparkSide:
         ORs one bit per key (1 << key mod 64): a block whose rows outnumber its bits holds a
         duplicated key, and only such blocks' keys are grouped afterwards, to count them."""
         position = self.plan.position_column
-        bit = F.expr(f"shiftleft(1L, cast({position} & {(1 << CELL_BITS) - 1} as int))")
         per_block = self.canonical.groupBy(key_cell(F.col(position)).alias(BLOCK)).agg(
             F.count(F.lit(1)).alias("rows"),
             self._checksum.alias("total"),
-            F.bit_or(bit).alias("bits"),
+            F.bit_or(key_bit(position)).alias("bits"),
             F.min(position).alias(position),
             F.max(position).alias("high"),
         )
@@ -173,7 +172,8 @@ def _totals(compared: Column, low: str, high: str) -> list[Column]:
     ]
 
 
-def _profile(row: Row | dict, duplicate_keys: int) -> Profile:
+def _profile(row: dict, duplicate_keys: int) -> Profile:
+    """A profile from its totals (an observation of _totals and the duplicate count)."""
     compared = int(row["compared_rows"] or 0)
     return Profile(
         Checksum(compared, int(row["total"] or 0)),
@@ -245,6 +245,13 @@ def _rows_matching(
         )
         for side in (source, target)
     )
+
+
+def key_bit(position: str) -> Column:
+    """One bit per key position within its cell of 2^CELL_BITS (1 << position mod 64): the OR
+    of a cell's bits counts its distinct keys. Spark's shiftleft takes its shift as a literal in
+    Python, so this is SQL."""
+    return F.expr(f"shiftleft(1L, cast({position} & {(1 << CELL_BITS) - 1} as int))")
 
 
 def key_cell(position: Column) -> Column:
