@@ -6,7 +6,8 @@ is pruned.
 
 It times a plain scan of the compared columns, each column's canonical text alone, the whole
 canonical select, the row hash over it, the checksum without grouping, and the profile (grouped
-by block of 64 keys, the benchmark's key being a single integer), and prints each as a ratio to the plain scan.
+by block of 64 keys, the benchmark's key being a single integer), and prints each as a ratio to
+the plain scan.
 """
 
 from __future__ import annotations
