@@ -8,6 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from parity.algorithms import cell_hashes
 from parity.algorithms.canonical_join import canonical_join
 from parity.algorithms.cell_hashes import NARROW_SHARE, CellPass, cell_hash_pass
 from parity.algorithms.hashdiff import hashdiff
@@ -132,10 +133,12 @@ def as_row_diffs(frame) -> list[RowDiff]:
     ]
 
 
-def test_many_differing_keys_are_listed_by_a_subquery(spark):
+def test_many_differing_keys_are_listed_by_a_subquery(spark, monkeypatch):
     """More differing keys than a filter lists (LITERAL_CELLS): their rows are chosen by an IN
     subquery, and joindiff's two passes still find every difference; by cell, so many rows
-    differ that the cells are narrowed to their differing keys first (NARROW_SHARE)."""
+    differ that the cells are narrowed to their differing keys first (NARROW_SHARE, with
+    NARROW_ROWS lowered to this table's size)."""
+    monkeypatch.setattr(cell_hashes, "NARROW_ROWS", 1_000)
     source_rows = [((str(i),), (f"v{i}", "x")) for i in range(6_000)]
     target_rows = [(key, (first, "y")) for key, (first, _) in source_rows[1:]]
     source = spark_side(spark, "source", source_rows, 2)
@@ -148,7 +151,7 @@ def test_many_differing_keys_are_listed_by_a_subquery(spark):
         finally:
             first.release()
         assert ordered(found) == ordered(compare_rows(source_rows, target_rows))
-    assert first.differing_rows > NARROW_SHARE * len(source_rows)
+    assert first.differing_rows > max(NARROW_SHARE * len(source_rows), cell_hashes.NARROW_ROWS)
     assert LITERAL_CELLS < 6_000
 
 

@@ -28,6 +28,21 @@ def test_spark_cells_match_keyspace(spark, positions, factor, align, data):
     assert found == [(p, space.cell_of(p, depth)) for p in positions]
 
 
+@settings(max_examples=6, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**60 - 1), min_size=1, max_size=30),
+    st.sampled_from([32, 10]),
+    st.data(),
+)
+def test_spark_cells_of_hashed_positions_match_keyspace(spark, positions, factor, data):
+    """By a shift where the factor is a power of two, else by the general paths."""
+    space = KeySpace.hashed(factor)
+    depth = data.draw(st.integers(0, space.unit_depth()))
+    frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
+    found = [r[0] for r in frame.select(cell_column(POSITION, space, depth)).collect()]
+    assert found == [space.cell_of(p, depth) for p in positions]
+
+
 def test_unit_cells_of_the_whole_bigint_range_do_not_wrap(spark):
     """Factor 23 over every bigint once made unit cells number up to 1.16e19: Spark's `div`
     returned them as a wrapped bigint, silently, with ANSI on or off."""

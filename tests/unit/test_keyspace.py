@@ -53,3 +53,28 @@ def test_unit_cells_hold_one_position_when_unscaled():
 def test_single_position_space_is_already_a_unit():
     space = KeySpace.spanning(7, 7, 32)
     assert space.unit_depth() == 0 and space.cell_of(7, 0) == 0
+
+
+@given(st.integers(0, 2**60 - 1), st.sampled_from([2, 16, 32, 10]), st.data())
+def test_hashed_positions_shift_to_their_cells(position, factor, data):
+    """The hashed space covers [0, 2**60) and stays exact; with a power-of-two factor, every
+    depth short of unit cells is a shift."""
+    space = KeySpace.hashed(factor)
+    assert space.low == 0 and space.scale * space.width == 2**60
+    assert space.width * space.cells(space.unit_depth()) < EXACT_PRODUCT_LIMIT * factor
+    depth = data.draw(st.integers(0, space.unit_depth()))
+    shift = space.shift(depth)
+    if factor & (factor - 1) == 0 and not space.is_unit(depth):
+        assert shift is not None
+    if shift is not None:
+        assert position >> shift == space.cell_of(position, depth)
+
+
+@given(positions, positions, st.sampled_from([2, 32]), st.sampled_from([1, 64]), st.data())
+def test_a_shift_where_offered_is_the_cell(a, b, factor, align, data):
+    space = KeySpace.spanning(min(a, b), max(a, b), factor, align)
+    depth = data.draw(st.integers(0, space.unit_depth()))
+    shift = space.shift(depth)
+    position = data.draw(st.integers(min(a, b), max(a, b)))
+    if shift is not None:
+        assert (position - space.low) >> shift == space.cell_of(position, depth)

@@ -30,8 +30,10 @@ from parity.sides.spark import (
 )
 from parity.values.profile import KeyCounts
 
-# Past this share of the larger side's rows in differing cells, they are narrowed by key first.
+# Past this share of the larger side's rows in differing cells, and this many rows, they are
+# narrowed by key first: below it, canonicalizing them costs less than the pass by key's scan.
 NARROW_SHARE = 1 / 16
+NARROW_ROWS = 1 << 17
 CELL = "__parity_cell"
 
 
@@ -63,8 +65,8 @@ class CellPass:
         self, source: SparkSide, target: SparkSide, limit: int | None = None
     ) -> Iterator[tuple[DataFrame, DataFrame]]:
         """The canonical rows to compare: those of the differing cells (or of the first
-        ``limit`` of them in key order), or, when they are many, of the differing keys in them
-        (a native pass by key over those cells' rows)."""
+        ``limit`` of them in key order), or, when they hold many rows (NARROW_SHARE and
+        NARROW_ROWS), of the differing keys in them (a native pass by key over their rows)."""
         larger = max(c.rows for c in self.counts)
         differing, count, rows = self.differing, self.differing_cells, self.differing_rows
         if limit is not None and count > limit:
@@ -74,7 +76,7 @@ class CellPass:
                 limit,
                 rows * limit // count,
             )
-        if rows <= NARROW_SHARE * larger:
+        if rows <= max(NARROW_SHARE * larger, NARROW_ROWS):
             yield rows_of_cells(source, target, differing, count)
             return
         cells = differing.select(F.col("cell").alias(CELL))

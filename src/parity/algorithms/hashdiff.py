@@ -98,12 +98,22 @@ def hashdiff(
         )
         return DrillDown(None, *sizes, stats)
 
-    lows = [p.min_position for p in (source_profile, target_profile) if p.min_position is not None]
-    highs = [p.max_position for p in (source_profile, target_profile) if p.max_position is not None]
-    # Cells aligned to a side's blocks are summed from them (SparkSide), unless cells smaller
-    # than a block are wanted.
-    block = max(source.key_block, target.key_block)
-    space = KeySpace.spanning(min(lows), max(highs), factor, block if block <= threshold else 1)
+    if source.plan.key_is_position:
+        lows = [p.min_position for p in (source_profile, target_profile)]
+        highs = [p.max_position for p in (source_profile, target_profile)]
+        # Cells aligned to a side's blocks are summed from them (SparkSide), unless cells
+        # smaller than a block are wanted.
+        block = max(source.key_block, target.key_block)
+        align = block if block <= threshold else 1
+        space = KeySpace.spanning(
+            min(p for p in lows if p is not None),
+            max(p for p in highs if p is not None),
+            factor,
+            align,
+        )
+    else:
+        # Hashed positions spread over all of their space.
+        space = KeySpace.hashed(factor)
     keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
     diffs: list[DataFrame] = []
 

@@ -3,6 +3,7 @@ for joindiff its native select."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import reduce
 
 from pyspark.sql import Column, DataFrame, Observation, SparkSession
@@ -15,6 +16,9 @@ from parity.values.profile import Checksum, KeyCounts, Profile
 LONG_SAFE = 2**62
 # Up to this many cells, a filter lists them; past it, a semi-join (_in_cells).
 LITERAL_CELLS = 4096
+# At most this many position ranges go to the file reader beside a listed filter
+# (position_ranges); past it, the nearest are merged.
+PUSHED_RANGES = 64
 # Which side a row comes from, where both sides' rows are one frame.
 IN_SOURCE = "__parity_in_source"
 # joindiff's cells of consecutive integer keys hold 2^CELL_BITS keys: one bit each in a bigint
@@ -63,8 +67,8 @@ class SparkSide:
         return self._profile_by_block() if self.plan.key_is_position else self._profile_by_key()
 
     def _profile_by_key(self) -> Profile:
-        """One scan grouped by key; the keys' positions, rows and checksums are kept (narrower
-        than the rows, and never canonicalized again)."""
+        """One scan grouped by key; the keys with their positions, rows and checksums are kept
+        (narrower than the rows, and never canonicalized again)."""
         position = self.plan.position_column
         per_key = self.canonical.groupBy(*self.plan.key_columns).agg(
             F.count(F.lit(1)).alias("rows"),
@@ -81,7 +85,7 @@ class SparkSide:
                 F.count_if(compared & (F.col("rows") > 1)).alias("duplicate_keys"),
             )
             .where(compared)
-            .select(position, "rows", "total")
+            .select(*self.plan.key_columns, position, "rows", "total")
             .localCheckpoint()
         )
         row = observed.get
@@ -153,9 +157,18 @@ class SparkSide:
         return {r["cell"]: Checksum(int(r["rows"]), int(r["total"])) for r in grouped.collect()}
 
     def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> DataFrame:
-        return _in_cells(self.frame, self.plan.position_column, space, depth, cells).select(
-            *self.plan.key_columns, *self.plan.value_columns
-        )
+        position, keys = self.plan.position_column, list(self.plan.key_columns)
+        if self.plan.key_is_position or self._summary is None:
+            rows = _in_cells(self.frame, position, space, depth, cells)
+            if self.plan.key_is_position and len(cells) <= LITERAL_CELLS:
+                ranges = [space.bounds(depth, i) for i in cells]
+                rows = rows.where(position_ranges(position, ranges))
+        else:
+            # The kept profile lists each key with its hashed position: the cells' rows are
+            # found by key, so no row's key is hashed again.
+            wanted = _in_cells(self._summary, position, space, depth, cells).select(*keys)
+            rows = self.frame.join(F.broadcast(wanted), on=keys, how="left_semi")
+        return rows.select(*keys, *self.plan.value_columns)
 
 
 def _totals(compared: Column, low: str, high: str) -> list[Column]:
@@ -212,7 +225,13 @@ def rows_of_cells(
     column, ``cell``: key_cell of the key position)."""
     position = source.plan.position_column
     cell, cell_sql = key_cell(F.col(position)), f"shiftright({position}, {CELL_BITS})"
-    return _rows_matching(source, target, [cell], [cell_sql], cells, count)
+
+    def ranges(listed: list[tuple]) -> Column:
+        return position_ranges(
+            position, [(c << CELL_BITS, (c + 1) << CELL_BITS) for (c,) in listed]
+        )
+
+    return _rows_matching(source, target, [cell], [cell_sql], cells, count, ranges)
 
 
 def _rows_matching(
@@ -222,12 +241,13 @@ def _rows_matching(
     matched_sql: list[str],
     wanted: DataFrame,
     count: int,
+    pushed: Callable[[list[tuple]], Column] | None = None,
 ) -> tuple[DataFrame, DataFrame]:
     """Both sides' canonical rows whose ``matched`` values (``matched_sql`` in SQL) are a row of
     ``wanted``. A filter, not a semi-join: Spark pushes a filter below the canonical select, so
     only these rows are canonicalized, where a semi-join would wait above it. Up to
-    LITERAL_CELLS wanted rows are listed as literals, which Spark probes as a hash set; more, by
-    an IN subquery."""
+    LITERAL_CELLS wanted rows are listed as literals, which Spark probes as a hash set, and
+    ``pushed`` of them, if given, is added for the file reader; more, by an IN subquery."""
     if count <= LITERAL_CELLS:
         listed = [tuple(row) for row in wanted.collect()]
         if len(matched) == 1:
@@ -235,6 +255,8 @@ def _rows_matching(
         else:
             literals = [F.struct(*[F.lit(v) for v in values]) for values in listed]
             condition = F.struct(*matched).isin(*literals)
+        if pushed is not None:
+            condition = condition & pushed(listed)
         return source.frame.where(condition), target.frame.where(condition)
     columns = ", ".join(matched_sql)
     return tuple(
@@ -245,6 +267,31 @@ def _rows_matching(
         )
         for side in (source, target)
     )
+
+
+def position_ranges(position: str, ranges: list[tuple[int, int]]) -> Column:
+    """Whether a row's ``position`` (the key itself, key_is_position) lies in one of these
+    half-open ranges, or in a gap between them closed to keep at most PUSHED_RANGES: a superset,
+    added beside an exact filter. Spark hands comparisons of a column to the file reader, which
+    skips the Parquet row groups and pages whose statistics lie outside every range: a few
+    differing cells of a table stored in key order are read without the rest of it."""
+    merged: list[list[int]] = []
+    for start, end in sorted(ranges):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    gaps = sorted(range(1, len(merged)), key=lambda i: merged[i][0] - merged[i - 1][1])
+    closed = set(gaps[: max(len(merged) - PUSHED_RANGES, 0)])
+    kept: list[list[int]] = []
+    for index, (start, end) in enumerate(merged):
+        if index in closed:
+            kept[-1][1] = end
+        else:
+            kept.append([start, end])
+    # One SQL expression of the internal position alias and integers: one call into the JVM.
+    within = " or ".join(f"({position} >= {start} and {position} < {end})" for start, end in kept)
+    return F.expr(within or "false")
 
 
 def key_bit(position: str) -> Column:
@@ -272,8 +319,11 @@ def _null_key(plan: SidePlan) -> Column:
 
 def cell_column(position: str, space: KeySpace, depth: int) -> Column:
     """The cell number at ``depth`` of each row's key position, computed exactly as
-    KeySpace.cell_of does: in bigint where that cannot overflow, else in decimal(38, 0)."""
-    cells = space.cells(depth)
+    KeySpace.cell_of does: by a shift where the space allows one (KeySpace.shift), else in
+    bigint where that cannot overflow, else in decimal(38, 0)."""
+    cells, shift = space.cells(depth), space.shift(depth)
+    if shift is not None and space.scale * space.width < LONG_SAFE:
+        return F.expr(f"shiftright({position} - {space.low}, {shift})")
     if space.width * max(space.scale, cells) < LONG_SAFE:
         return F.expr(
             f"((({position} - {space.low}) div {space.scale}) * {cells}) div {space.width}"

@@ -18,6 +18,9 @@ EXACT_PRODUCT_LIMIT = 10**37
 # Every cell number, down to cells of one unit, fits a bigint: Spark's `div` returns one, and past
 # it wraps silently, with ANSI on or off.
 LARGEST_CELL_NUMBER = 2**63 - 1
+# A key that is not its own position is positioned by its row hash (macros/canonical/row_hash.sql):
+# the lower 60 bits of an MD5, uniform over [0, 2**60).
+HASHED_POSITION_BITS = 60
 
 
 @dataclass(frozen=True)
@@ -35,17 +38,31 @@ class KeySpace:
         depth (a side that summarized such blocks answers checksums from them)."""
         low = minimum - minimum % align
         span = maximum - low + 1
-        # The deepest useful depth has factor**depth < factor * width, so products stay below
-        # factor * width**2 and cell numbers below factor * width: cap width accordingly.
-        widest = min(isqrt(EXACT_PRODUCT_LIMIT // factor), LARGEST_CELL_NUMBER // factor)
-        smallest = -(-span // widest)
+        smallest = -(-span // _widest(factor))
         scale = -(-smallest // align) * align
         return cls(low=low, scale=scale, width=-(-span // scale), factor=factor)
+
+    @classmethod
+    def hashed(cls, factor: int) -> KeySpace:
+        """The space of every hashed position, [0, 2**60): its unit and width are powers of
+        two, so where the factor is one too, a cell is a shift of the position (an engine
+        computes it in a bigint, with no wider arithmetic)."""
+        width = 1 << (_widest(factor).bit_length() - 1)
+        return cls(low=0, scale=(1 << HASHED_POSITION_BITS) // width, width=width, factor=factor)
 
     def aligned(self, align: int) -> bool:
         """Whether every block of ``align`` positions starting at a multiple of it lies inside
         one cell at every depth."""
         return self.low % align == 0 and self.scale % align == 0
+
+    def shift(self, depth: int) -> int | None:
+        """Where unit, width and cells at ``depth`` are powers of two, cells no more than units:
+        the shift that takes a position, less ``low``, to its cell
+        (floor(floor(x / 2^s) * 2^c / 2^w) = floor(x / 2^(s + w - c))); else None."""
+        cells = self.cells(depth)
+        if not all(n & (n - 1) == 0 for n in (self.scale, self.width, cells)) or cells > self.width:
+            return None
+        return (self.scale * self.width // cells).bit_length() - 1
 
     def cells(self, depth: int) -> int:
         return self.factor**depth
@@ -69,3 +86,9 @@ class KeySpace:
         first_unit = -(-index * self.width // cells)
         end_unit = -(-(index + 1) * self.width // cells)
         return self.low + first_unit * self.scale, self.low + end_unit * self.scale
+
+
+def _widest(factor: int) -> int:
+    """The widest a space may be, in units: the deepest useful depth has factor**depth < factor *
+    width, so products stay below factor * width**2 and cell numbers below factor * width."""
+    return min(isqrt(EXACT_PRODUCT_LIMIT // factor), LARGEST_CELL_NUMBER // factor)
