@@ -32,7 +32,7 @@ from parity.values.profile import KeyCounts
 
 # Past this share of the larger side's rows in differing cells, and this many rows, they are
 # narrowed by key first: below it, canonicalizing them costs less than the pass by key's scan.
-NARROW_SHARE = 1 / 16
+NARROW_SHARE = 1 / 4
 NARROW_ROWS = 1 << 17
 CELL = "__parity_cell"
 
