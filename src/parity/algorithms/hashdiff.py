@@ -99,17 +99,15 @@ def hashdiff(
         return DrillDown(None, *sizes, stats)
 
     if source.plan.key_is_position:
-        lows = [p.min_position for p in (source_profile, target_profile)]
-        highs = [p.max_position for p in (source_profile, target_profile)]
+        profiles = (source_profile, target_profile)
         # Cells aligned to a side's blocks are summed from them (SparkSide), unless cells
         # smaller than a block are wanted.
         block = max(source.key_block, target.key_block)
-        align = block if block <= threshold else 1
         space = KeySpace.spanning(
-            min(p for p in lows if p is not None),
-            max(p for p in highs if p is not None),
+            min(p.min_position for p in profiles if p.min_position is not None),
+            max(p.max_position for p in profiles if p.max_position is not None),
             factor,
-            align,
+            block if block <= threshold else 1,
         )
     else:
         # Hashed positions spread over all of their space.

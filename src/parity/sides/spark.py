@@ -158,16 +158,16 @@ class SparkSide:
 
     def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> DataFrame:
         position, keys = self.plan.position_column, list(self.plan.key_columns)
-        if self.plan.key_is_position or self._summary is None:
-            rows = _in_cells(self.frame, position, space, depth, cells)
-            if self.plan.key_is_position and len(cells) <= LITERAL_CELLS:
-                ranges = [space.bounds(depth, i) for i in cells]
-                rows = rows.where(position_ranges(position, ranges))
-        else:
+        if not self.plan.key_is_position and self._summary is not None:
             # The kept profile lists each key with its hashed position: the cells' rows are
             # found by key, so no row's key is hashed again.
             wanted = _in_cells(self._summary, position, space, depth, cells).select(*keys)
             rows = self.frame.join(F.broadcast(wanted), on=keys, how="left_semi")
+        else:
+            rows = _in_cells(self.frame, position, space, depth, cells)
+            if self.plan.key_is_position and len(cells) <= LITERAL_CELLS:
+                bounds = [space.bounds(depth, i) for i in cells]
+                rows = rows.where(position_ranges(position, bounds))
         return rows.select(*keys, *self.plan.value_columns)
 
 
