@@ -18,3 +18,13 @@
 {% macro query_parameter(dialect, number) %}
     {{ return(parity._dialect_macro('query_parameter', dialect)(number)) }}
 {% endmacro %}
+
+
+{#- The block of 32 consecutive integer positions that `position` falls in (`number`, the floor
+    of position / 32, for `group by 1`) and the aggregate of one bit per position present in a
+    block (`keys`: bit position mod 32 set): a block whose rows outnumber its bits holds a key
+    twice. None where the dialect numbers no blocks; the side is then profiled by key.
+    src/parity/sides/sql.py: BLOCK_BITS. -#}
+{% macro key_block(dialect, position) %}
+    {{ return(parity._dialect_macro('key_block', dialect)(position)) }}
+{% endmacro %}

@@ -36,3 +36,13 @@
 {% macro default__ascii_lower(text) %}
     {{ return("translate(" ~ text ~ ", 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')") }}
 {% endmacro %}
+
+
+{% macro default__subquery_fence() %}
+    {{ return('') }}
+{% endmacro %}
+
+
+{% macro default__key_block(position) %}
+    {{ return(none) }}
+{% endmacro %}

@@ -81,3 +81,12 @@
 {% macro duckdb__timestamp_literal(utc_text, kind) %}
     {{ return(parity.timestamp_literal('postgres', utc_text, kind)) }}
 {% endmacro %}
+
+
+{#- An arithmetic shift floors negative positions too. -#}
+{% macro duckdb__key_block(position) %}
+    {{ return({
+        'number': '(' ~ position ~ ' >> 5)',
+        'keys': 'bit_or(cast(1 as bigint) << cast(' ~ position ~ ' & 31 as integer))',
+    }) }}
+{% endmacro %}

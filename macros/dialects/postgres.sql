@@ -41,6 +41,11 @@
         {{ return('lower(cast(' ~ expression ~ ' as text))') }}
     {%- elif kind == 'date' -%}
         {{ return("to_char(" ~ expression ~ ", 'YYYY-MM-DD')") }}
+    {%- elif kind in ['timestamp', 'timestamp_ntz'] and profile['digits'] == 6 and not profile.get('grid') -%}
+        {#- Nothing to round: the value's own text in UTC, without the epoch arithmetic (a zoned
+            value's wall clock in UTC; a naive value is read as UTC already). -#}
+        {%- set utc = ('(' ~ expression ~ ") at time zone 'UTC'") if kind == 'timestamp' else expression -%}
+        {{ return("to_char(" ~ utc ~ ", 'YYYY-MM-DD HH24:MI:SS.US')") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
         {%- set micros = 'cast(extract(epoch from ' ~ expression ~ ') * 1000000 as bigint)' -%}
         {%- set rounded = parity._rounded_micros(micros, profile, '({0} / {1})') -%}
@@ -56,14 +61,16 @@
 
 
 {#- C's `%.13a` of a double, from its IEEE 754 bits (float8send), since PostgreSQL has no
-    hexadecimal float format: sign, 52 fraction bits as 13 hex digits, unbiased exponent. -#}
+    hexadecimal float format: the last 13 of the 16 hex digits are the fraction as they stand;
+    the first 3 hold the sign bit and the biased exponent. -#}
 {% macro _postgres_hex_float(value) %}
-    {%- set bits = "cast(cast(('x' || encode(float8send(" ~ value ~ "), 'hex')) as bit(64)) as bigint)" -%}
-    {%- set exponent = '((' ~ bits ~ ' >> 52) & 2047)' -%}
+    {%- set digits = "encode(float8send(" ~ value ~ "), 'hex')" -%}
+    {%- set high = "cast(cast('x' || left(" ~ digits ~ ", 3) as bit(12)) as integer)" -%}
+    {%- set exponent = '(' ~ high ~ ' & 2047)' -%}
     {{ return(
-        "(case when " ~ bits ~ " < 0 then '-' else '' end)"
+        "(case when " ~ high ~ " >= 2048 then '-' else '' end)"
         ~ " || (case when " ~ exponent ~ " = 0 then '0x0.' else '0x1.' end)"
-        ~ " || lpad(to_hex(" ~ bits ~ " & 4503599627370495), 13, '0')"
+        ~ " || substr(" ~ digits ~ ", 4)"
         ~ " || (case when " ~ exponent ~ " = 0 then 'p-1022' when " ~ exponent ~ " >= 1023 then 'p+' || (" ~ exponent ~ " - 1023)"
         ~ " else 'p' || (" ~ exponent ~ " - 1023) end)"
     ) }}
@@ -96,19 +103,28 @@
 {% endmacro %}
 
 
+{#- The row string of docs/canonical-encoding.md in one concat, each field read twice: a NULL
+    field's length prefix is NULL, which coalesce turns into '-', and concat skips the NULL
+    value itself. -#}
 {% macro postgres__row_hash(canonical_expressions) %}
-    {%- set row = parity._row_string(canonical_expressions, 'char_length', 'text') -%}
+    {%- set fields = [] -%}
+    {%- for value in canonical_expressions -%}
+        {%- do fields.append("coalesce(char_length(" ~ value ~ ") || ':', '-'), " ~ value) -%}
+    {%- endfor -%}
+    {%- set row = 'concat(' ~ fields | join(', ') ~ ')' -%}
     {{ return("cast(cast(('x' || substring(md5(" ~ row ~ "), 18, 15)) as bit(60)) as bigint)") }}
 {% endmacro %}
 
 
+{#- sum(bigint) is exact: it adds in 128 bits and answers a numeric. -#}
 {% macro postgres__segment_checksum(row_hash_column) %}
-    {{ return('sum(cast(' ~ row_hash_column ~ ' as numeric(38, 0)))') }}
+    {{ return('sum(' ~ row_hash_column ~ ')') }}
 {% endmacro %}
 
 
+{#- Every integer type of PostgreSQL fits a bigint. -#}
 {% macro postgres__key_position(expression) %}
-    {{ return('cast(' ~ expression ~ ' as numeric)') }}
+    {{ return('cast(' ~ expression ~ ' as bigint)') }}
 {% endmacro %}
 
 
@@ -141,4 +157,20 @@
 
 {% macro postgres__trim_spaces(text) %}
     {{ return("btrim(" ~ text ~ ", ' ')") }}
+{% endmacro %}
+
+
+{#- PostgreSQL pulls a plain subquery up into the query that reads it, and shares no common
+    subexpression: `offset 0` stops the pull-up. -#}
+{% macro postgres__subquery_fence() %}
+    {{ return('offset 0') }}
+{% endmacro %}
+
+
+{#- An arithmetic shift floors negative positions too. -#}
+{% macro postgres__key_block(position) %}
+    {{ return({
+        'number': '(' ~ position ~ ' >> 5)',
+        'keys': 'bit_or(cast(1 as bigint) << cast(' ~ position ~ ' & 31 as integer))',
+    }) }}
 {% endmacro %}

@@ -65,7 +65,7 @@
         {%- set dialect = location['dialect'] -%}
         {%- set canonical_sql = parity.side_select(dialect, location['name'], key_count, matched[side], filters[side]) -%}
         {%- set queries = {'profile': '', 'checksums': '', 'rows': ''} if in_session[side]
-            else parity.remote_queries(dialect, canonical_sql, aliases) -%}
+            else parity.remote_queries(dialect, location['name'], key_count, matched[side], filters[side], aliases) -%}
         {%- do row.update({
             side ~ '_dialect': dialect,
             side ~ '_in_session': in_session[side] | string | lower,
@@ -76,6 +76,8 @@
             side ~ '_native_sql': parity.native_select(location['name'], key_count, matched[side], native, filters[side]) if algorithm == 'joindiff' else '',
             side ~ '_checksum_sql': parity.segment_checksum(dialect, aliases['hash']),
             side ~ '_profile_sql': queries['profile'],
+            side ~ '_blocks_sql': queries['blocks'],
+            side ~ '_duplicates_sql': queries['duplicates'],
             side ~ '_checksums_sql': queries['checksums'],
             side ~ '_rows_sql': queries['rows'],
             side ~ '_key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),

@@ -1,13 +1,20 @@
-{#- The three queries parity sends a side held by another engine, rendered whole in its dialect
-    around the side's canonical select: `profile` (sizes, checksum, key range and key counts, in
-    one pass grouped by key), `checksums` (count and checksum of each cell at one depth, of the
-    rows in listed cells at another) and `rows` (the canonical rows of listed cells). Cells
-    come as bound parameters (parity.query_parameter), numbered: 1 the grid's lowest position,
-    2 its scale, 3 its width, 4 the number of cells at the depth listed, 5 the listed cells;
-    `checksums` adds 6, the number of cells at the depth it groups by
-    (src/parity/values/keyspace.py). A row with a NULL key matches no key: it is counted,
-    never compared. -#}
-{% macro remote_queries(dialect, canonical_sql, aliases) %}
+{#- The queries parity sends a side held by another engine, rendered whole in its dialect around
+    the side's canonical select (parity.side_select):
+    - `profile`: sizes, checksum, key range and key counts, in one pass grouped by key;
+    - `blocks` (a single integer key, where the dialect numbers blocks): one pass grouped by
+      block of 64 consecutive keys, each with its rows, checksum and one bit per key present
+      (parity.key_block), from which parity answers the checksums of coarser cells itself;
+    - `duplicates`: how many keys more than one row holds, in listed blocks;
+    - `checksums`: count and checksum of each cell at one depth, of the rows in listed cells at
+      another;
+    - `rows`: the canonical rows of listed cells.
+    The listed cells are tested on each stored row's position before any value is
+    canonicalized. They come as bound parameters (parity.query_parameter), numbered: 1 the
+    grid's lowest position, 2 its scale, 3 its width, 4 the number of cells at the depth listed,
+    5 the listed cells; `checksums` adds 6, the number of cells at the depth it groups by
+    (src/parity/values/keyspace.py); `duplicates` takes the listed blocks as 1. A row with a NULL
+    key matches no key: it is counted, never compared. -#}
+{% macro remote_queries(dialect, relation_name, key_count, columns, predicate, aliases) %}
     {%- set keys = aliases['keys'] | join(', ') -%}
     {%- set null_tests = [] -%}
     {%- for key in aliases['keys'] -%}
@@ -20,10 +27,11 @@
     {%- for number in range(1, 7) -%}
         {%- do p.append(parity.query_parameter(dialect, number)) -%}
     {%- endfor -%}
-    {%- set listed = parity.cell_number(dialect, position, p[1], p[2], p[4], p[3]) -%}
+    {%- set whole = parity.side_select(dialect, relation_name, key_count, columns, predicate) -%}
+    {%- set listed = parity.cell_listed(dialect, parity.cell_number(dialect, '{position}', p[1], p[2], p[4], p[3]), p[5]) -%}
+    {%- set in_cells = parity.side_select(dialect, relation_name, key_count, columns, predicate, listed) -%}
     {%- set grouped = parity.cell_number(dialect, position, p[1], p[2], p[6], p[3]) -%}
-    {%- set within = parity.cell_listed(dialect, listed, p[5]) ~ ' and not ' ~ null_key -%}
-    {{ return({
+    {%- set queries = {
         'profile': 'select sum(n), sum(case when ' ~ null_key ~ ' then 0 else n end),'
             ~ ' sum(case when ' ~ null_key ~ ' then 0 else total end),'
             ~ ' min(case when ' ~ null_key ~ ' then null else low end),'
@@ -32,10 +40,24 @@
             ~ ' sum(case when ' ~ null_key ~ ' or n = 1 then 0 else 1 end)'
             ~ ' from (select ' ~ keys ~ ', count(*) as n, ' ~ checksum ~ ' as total,'
             ~ ' min(' ~ position ~ ') as low, max(' ~ position ~ ') as high'
-            ~ ' from (' ~ canonical_sql ~ ') as canonical group by ' ~ keys ~ ') as per_key',
+            ~ ' from (' ~ whole ~ ') as canonical group by ' ~ keys ~ ') as per_key',
+        'blocks': '',
+        'duplicates': '',
         'checksums': 'select ' ~ grouped ~ ' as cell, count(*), ' ~ checksum
-            ~ ' from (' ~ canonical_sql ~ ') as canonical where ' ~ within ~ ' group by 1',
+            ~ ' from (' ~ in_cells ~ ') as canonical where not ' ~ null_key ~ ' group by 1',
         'rows': 'select ' ~ (aliases['keys'] + aliases['values']) | join(', ')
-            ~ ' from (' ~ canonical_sql ~ ') as canonical where ' ~ within,
-    }) }}
+            ~ ' from (' ~ in_cells ~ ') as canonical where not ' ~ null_key,
+    } -%}
+    {%- set block = parity.key_block(dialect, position) -%}
+    {%- if parity.key_is_position(key_count, columns) and block is not none -%}
+        {%- set in_blocks = parity.side_select(dialect, relation_name, key_count, columns, predicate,
+            parity.cell_listed(dialect, parity.key_block(dialect, '{position}')['number'], p[1])) -%}
+        {%- do queries.update({
+            'blocks': 'select ' ~ block['number'] ~ ', count(*), ' ~ checksum ~ ', ' ~ block['keys']
+                ~ ' from (' ~ whole ~ ') as canonical group by 1',
+            'duplicates': 'select count(*) from (select ' ~ position ~ ' from (' ~ in_blocks
+                ~ ') as canonical group by 1 having count(*) > 1) as duplicated',
+        }) -%}
+    {%- endif -%}
+    {{ return(queries) }}
 {% endmacro %}

@@ -8,8 +8,14 @@
     (compound, text, dates...) is positioned by the hash of its canonical fields, which both
     engines compute alike. A
     column with a `hash_grid` enters the row hash (that only segment checksums use) by its
-    tolerant text, kept beside its exact canonical text (parity.tolerant_text). -#}
-{% macro side_select(dialect, relation_name, key_count, columns, predicate=none) %}
+    tolerant text, kept beside its exact canonical text (parity.tolerant_text). `within`, a
+    condition on `{position}`, keeps only the rows whose position meets it, tested on the
+    stored row before any value is canonicalized. Where the dialect would otherwise inline the
+    canonical values into the row hash that reads each of them more than once, a fence
+    (parity.subquery_fence) keeps them computed once; a second keeps the row hash computed
+    before the queries around the select sort or group its rows, which then carry the hash,
+    not the values. -#}
+{% macro side_select(dialect, relation_name, key_count, columns, predicate=none, within=none) %}
     {%- set aliases = parity.column_aliases(key_count, (columns | length) - key_count) -%}
     {%- set canonical, hashed = [], [] -%}
     {%- for column in columns -%}
@@ -23,6 +29,13 @@
         {%- endif -%}
     {%- endfor -%}
     {%- set integer_key = parity.key_is_position(key_count, columns) -%}
+    {%- set conditions = [predicate] if predicate else [] -%}
+    {%- if within -%}
+        {%- set position = parity.key_position(dialect, parity.quote_identifier(dialect, columns[0]['name'])) if integer_key
+            else parity.row_hash(dialect, canonical[:key_count] | map(attribute='sql') | list) -%}
+        {%- do conditions.append(within | replace('{position}', position)) -%}
+    {%- endif -%}
+    {%- set fence = parity.subquery_fence(dialect) -%}
 select
     canonical.*,
     {%- if not integer_key %}
@@ -38,8 +51,22 @@ from (
         {{ value['sql'] }} as {{ value['alias'] }}{{ ',' if not loop.last }}
         {%- endfor %}
     from {{ relation_name }} as __parity_relation
-    {%- if predicate %}
-    where {{ predicate }}
+    {%- if conditions %}
+    where {{ conditions | join(' and ') }}
+    {%- endif %}
+    {%- if fence %}
+    {{ fence }}
     {%- endif %}
 ) as canonical
+{%- if fence %}
+{{ fence }}
+{%- endif %}
 {%- endmacro %}
+
+
+{#- What ends a subquery so that the dialect computes its columns once, rather than inlining
+    them wherever the outer query reads them (empty where the engine shares common
+    subexpressions). -#}
+{% macro subquery_fence(dialect) %}
+    {{ return(parity._dialect_macro('subquery_fence', dialect)()) }}
+{% endmacro %}

@@ -28,6 +28,10 @@ class SidePlan:
     # For a side in another engine, its queries, rendered whole with bound parameters
     # (macros/plan/remote_queries.sql); empty for a side in Spark.
     profile_sql: str
+    # For a single integer key where the dialect numbers blocks: the profile by block of 32
+    # keys, and the count of duplicated keys in listed blocks; else empty.
+    blocks_sql: str
+    duplicates_sql: str
     checksums_sql: str
     rows_sql: str
     key_names: tuple[str, ...]
@@ -183,6 +187,8 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         native_sql=field("native_sql"),
         checksum_sql=field("checksum_sql"),
         profile_sql=field("profile_sql"),
+        blocks_sql=field("blocks_sql"),
+        duplicates_sql=field("duplicates_sql"),
         checksums_sql=field("checksums_sql"),
         rows_sql=field("rows_sql"),
         key_names=tuple(json.loads(field("key_names"))),

@@ -44,6 +44,8 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         f" as __parity_native from {view}",
         checksum_sql="sum(cast(__parity_hash as decimal(38, 0)))",
         profile_sql="",
+        blocks_sql="",
+        duplicates_sql="",
         checksums_sql="",
         rows_sql="",
         key_names=("id",),

@@ -17,6 +17,8 @@ def side_fields(side):
         "native_sql": "select 2",
         "checksum_sql": "sum(1)",
         "profile_sql": "",
+        "blocks_sql": "",
+        "duplicates_sql": "",
         "checksums_sql": "",
         "rows_sql": "",
         "key_names": json.dumps(["id"]),

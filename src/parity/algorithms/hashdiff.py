@@ -25,7 +25,7 @@ from pyspark.sql import functions as F
 
 from parity.algorithms.canonical_join import canonical_join
 from parity.log import logger
-from parity.sides.side import Side
+from parity.sides.side import Side, on_both
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, Profile
 
@@ -83,7 +83,7 @@ def hashdiff(
     the row hashes put some columns on their tolerance's grid, so equal checksums mean values
     within tolerance rather than identical."""
     stats = HashdiffStats(passes=1, segments_checked=1)
-    source_profile, target_profile = profiles or (source.profile(), target.profile())
+    source_profile, target_profile = profiles or on_both(source, target, "profile")
     sizes = source_profile.counts.rows, target_profile.counts.rows
     logger.info(
         "parity pair '%s': hashdiff pass 1, whole tables: %s source rows, %s target rows scanned",
@@ -120,8 +120,12 @@ def hashdiff(
         wanted = frozenset(cells)
         moved = [Observation(f"parity_moved_{side}") for side in ("source", "target")]
         source_rows, target_rows = (
-            side.rows(space, depth, wanted).observe(observed, F.count(F.lit(1)).alias("rows"))
-            for side, observed in zip((source, target), moved, strict=True)
+            rows.observe(observed, F.count(F.lit(1)).alias("rows"))
+            for rows, observed in zip(
+                on_both(source, target, "rows", space, depth, wanted),
+                moved,
+                strict=True,
+            )
         )
         found = Observation("parity_found")
         # Kept in the executors: the downloads they come from are gone when they are published.
@@ -161,8 +165,7 @@ def hashdiff(
         child_depth = depth + step
         parents = frozenset(frontier)
         stats.passes += 1
-        found = source.checksums(space, depth, parents, child_depth)
-        wanted = target.checksums(space, depth, parents, child_depth)
+        found, wanted = on_both(source, target, "checksums", space, depth, parents, child_depth)
         cells = sorted(found.keys() | wanted.keys())
         stats.segments_checked += len(cells)
         empty = Checksum(0, 0)

@@ -12,12 +12,12 @@ from parity.pipelines.outcome import Outcome
 from parity.plan import PairPlan
 from parity.results import judgement
 from parity.results.summary import Findings, rows_beyond_tolerance, summarize
-from parity.sides.side import Side
+from parity.sides.side import Side, on_both
 
 
 def run(pair: PairPlan, source: Side, target: Side) -> Outcome:
     names, rules = pair.source.column_names, pair.column_rules
-    profiles = source.profile(), target.profile()
+    profiles = on_both(source, target, "profile")
     counts = (profiles[0].counts, profiles[1].counts)
     keys_flagged = enforce_keys(pair, counts)
 

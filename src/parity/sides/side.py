@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Protocol
 
 from pyspark.sql import DataFrame
 
@@ -33,3 +34,13 @@ class Side(Protocol):
         """The canonical rows of the given cells at ``depth``, as a frame of the Spark session
         (the plan's key_columns, then its value_columns, all text)."""
         ...
+
+
+def on_both(source: Side, target: Side, question: str, *arguments: Any) -> tuple[Any, Any]:
+    """Asks both sides the same question (a method of Side) at once: each side's engine works
+    while the other's does (a query in another engine waits on its connection, not on this
+    process)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        from_source = pool.submit(getattr(source, question), *arguments)
+        from_target = getattr(target, question)(*arguments)
+        return from_source.result(), from_target
