@@ -32,10 +32,17 @@ lint: setup
 	$(BIN)/sqlfluff lint models analyses tests
 	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/sqlfluff lint models tests
 
-# `make bench BENCH=tolerant_hashing` runs the tolerance benchmark instead.
+# `make bench BENCH=tolerant_hashing` runs the tolerance benchmark instead; BENCH=engines,
+# parity against Reladiff on PostgreSQL and DuckDB's own diff.
 BENCH ?= run_bench
-bench: setup
+bench: setup .venv-reladiff/.installed
 	$(BIN)/python -m bench.$(BENCH) $(BENCH_ARGS)
+
+# Reladiff, in an environment of its own: the engines benchmark runs it, parity never imports it.
+.venv-reladiff/.installed:
+	$(PYTHON) -m venv .venv-reladiff
+	.venv-reladiff/bin/pip install --quiet reladiff==0.6.0 psycopg2-binary==2.9.13
+	touch $@
 
 setup: java $(VENV)/.installed
 

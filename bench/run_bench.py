@@ -37,7 +37,7 @@ from pyspark.sql import SparkSession
 from bench.baselines import plain_join, plain_scan
 from bench.generate import KEY_SHAPES, write_pair
 from bench.harness import RESULTS, SCHEMA, PeakMemory, bench_session, rendered_pairs, timed
-from bench.to_postgres import copy_source
+from bench.to_postgres import copy_table
 from parity.plan import PairPlan
 from parity.reconcile import reconcile_pair
 from parity.results.pair_result import PairResult, results_frame
@@ -72,7 +72,7 @@ def _scenario(spark: SparkSession, options: argparse.Namespace, scenario: str, s
     started = time.perf_counter()
     planted = write_pair(spark, SCHEMA, options.rows, int(differences), int(duplicated or 0), shape)
     if options.source_engine == "postgres":
-        copy_source(spark, SCHEMA, os.environ["PARITY_BENCH_PG_URL"])
+        copy_table(spark, SCHEMA, os.environ["PARITY_BENCH_PG_URL"])
     generated = time.perf_counter() - started
     pair = _plan(spark, options.source_engine, bool(planted.duplicated) or shape == "copies", shape)
     cases = [c for c in options.cases if not (c == "plain join" and shape == "copies")]

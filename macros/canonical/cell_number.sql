@@ -28,3 +28,10 @@
 {% macro key_block(dialect, position) %}
     {{ return(parity._dialect_macro('key_block', dialect)(position)) }}
 {% endmacro %}
+
+
+{#- Whether the stored integer `key` is one of the keys of the array bound as `parameter`, in
+    a form an index on the key answers; none where the dialect has no such form. -#}
+{% macro key_listed(dialect, key, parameter) %}
+    {{ return(parity._dialect_macro('key_listed', dialect)(key, parameter)) }}
+{% endmacro %}

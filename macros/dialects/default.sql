@@ -46,3 +46,8 @@
 {% macro default__key_block(position) %}
     {{ return(none) }}
 {% endmacro %}
+
+
+{% macro default__key_listed(key, parameter) %}
+    {{ return(none) }}
+{% endmacro %}

@@ -90,3 +90,8 @@
         'keys': 'bit_or(cast(1 as bigint) << cast(' ~ position ~ ' & 31 as integer))',
     }) }}
 {% endmacro %}
+
+
+{% macro duckdb__key_listed(key, parameter) %}
+    {{ return(key ~ ' in (select unnest(cast(' ~ parameter ~ ' as hugeint[])))') }}
+{% endmacro %}

@@ -174,3 +174,9 @@
         'keys': 'bit_or(cast(1 as bigint) << cast(' ~ position ~ ' & 31 as integer))',
     }) }}
 {% endmacro %}
+
+
+{#- `= any` of an array: an index scan where the key has an index, a hashed test where not. -#}
+{% macro postgres__key_listed(key, parameter) %}
+    {{ return(key ~ ' = any(cast(' ~ parameter ~ ' as bigint[]))') }}
+{% endmacro %}

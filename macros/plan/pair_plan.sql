@@ -80,6 +80,7 @@
             side ~ '_duplicates_sql': queries['duplicates'],
             side ~ '_checksums_sql': queries['checksums'],
             side ~ '_rows_sql': queries['rows'],
+            side ~ '_rows_of_keys_sql': queries['rows_of_keys'],
             side ~ '_key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
             side ~ '_column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
             side ~ '_schema_snapshot': tojson(parity.schema_snapshot(described[side])),

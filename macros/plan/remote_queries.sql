@@ -7,7 +7,9 @@
     - `duplicates`: how many keys more than one row holds, in listed blocks;
     - `checksums`: count and checksum of each cell at one depth, of the rows in listed cells at
       another;
-    - `rows`: the canonical rows of listed cells.
+    - `rows`: the canonical rows of listed cells;
+    - `rows_of_keys` (a single integer key, where the dialect lists keys): the canonical rows of
+      listed keys, parameter 1, which an index on the key answers without reading the table.
     The listed cells are tested on each stored row's position before any value is
     canonicalized. They come as bound parameters (parity.query_parameter), numbered: 1 the
     grid's lowest position, 2 its scale, 3 its width, 4 the number of cells at the depth listed,
@@ -47,7 +49,13 @@
             ~ ' from (' ~ in_cells ~ ') as canonical where not ' ~ null_key ~ ' group by 1',
         'rows': 'select ' ~ (aliases['keys'] + aliases['values']) | join(', ')
             ~ ' from (' ~ in_cells ~ ') as canonical where not ' ~ null_key,
+        'rows_of_keys': '',
     } -%}
+    {%- set keys_listed = parity.key_listed(dialect, '{key}', p[1]) -%}
+    {%- if parity.key_is_position(key_count, columns) and keys_listed is not none -%}
+        {%- do queries.update({'rows_of_keys': 'select ' ~ (aliases['keys'] + aliases['values']) | join(', ')
+            ~ ' from (' ~ parity.side_select(dialect, relation_name, key_count, columns, predicate, keys_listed) ~ ') as canonical'}) -%}
+    {%- endif -%}
     {%- set block = parity.key_block(dialect, position) -%}
     {%- if parity.key_is_position(key_count, columns) and block is not none -%}
         {%- set in_blocks = parity.side_select(dialect, relation_name, key_count, columns, predicate,

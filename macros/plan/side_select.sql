@@ -9,8 +9,9 @@
     engines compute alike. A
     column with a `hash_grid` enters the row hash (that only segment checksums use) by its
     tolerant text, kept beside its exact canonical text (parity.tolerant_text). `within`, a
-    condition on `{position}`, keeps only the rows whose position meets it, tested on the
-    stored row before any value is canonicalized. Where the dialect would otherwise inline the
+    condition on `{position}` (or, for an integer key, on the stored `{key}` column, which an
+    index on it can answer), keeps only the rows that meet it, tested on the stored row before
+    any value is canonicalized. Where the dialect would otherwise inline the
     canonical values into the row hash that reads each of them more than once, a fence
     (parity.subquery_fence) keeps them computed once; a second keeps the row hash computed
     before the queries around the select sort or group its rows, which then carry the hash,
@@ -33,7 +34,7 @@
     {%- if within -%}
         {%- set position = parity.key_position(dialect, parity.quote_identifier(dialect, columns[0]['name'])) if integer_key
             else parity.row_hash(dialect, canonical[:key_count] | map(attribute='sql') | list) -%}
-        {%- do conditions.append(within | replace('{position}', position)) -%}
+        {%- do conditions.append(within | replace('{position}', position) | replace('{key}', parity.quote_identifier(dialect, columns[0]['name']))) -%}
     {%- endif -%}
     {%- set fence = parity.subquery_fence(dialect) -%}
 select

@@ -34,6 +34,8 @@ class SidePlan:
     duplicates_sql: str
     checksums_sql: str
     rows_sql: str
+    # For a single integer key where the dialect lists keys: the rows of listed keys; else empty.
+    rows_of_keys_sql: str
     key_names: tuple[str, ...]
     column_names: tuple[str, ...]
     # The canonical select's column names, the same on both sides of a pair
@@ -191,6 +193,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         duplicates_sql=field("duplicates_sql"),
         checksums_sql=field("checksums_sql"),
         rows_sql=field("rows_sql"),
+        rows_of_keys_sql=field("rows_of_keys_sql"),
         key_names=tuple(json.loads(field("key_names"))),
         column_names=tuple(json.loads(field("column_names"))),
         key_columns=tuple(json.loads(row["key_columns"])),

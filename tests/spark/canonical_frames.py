@@ -48,6 +48,7 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         duplicates_sql="",
         checksums_sql="",
         rows_sql="",
+        rows_of_keys_sql="",
         key_names=("id",),
         column_names=tuple(f"col_{i}" for i in range(columns)),
         key_columns=tuple(names[:1]),

@@ -21,6 +21,7 @@ def side_fields(side):
         "duplicates_sql": "",
         "checksums_sql": "",
         "rows_sql": "",
+        "rows_of_keys_sql": "",
         "key_names": json.dumps(["id"]),
         "column_names": json.dumps(["a", "b"]),
         "schema_snapshot": "[]",

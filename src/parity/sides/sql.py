@@ -23,6 +23,9 @@ from parity.values.profile import Checksum, KeyCounts, Profile
 # A block holds 2^BLOCK_BITS consecutive keys (macros/canonical/cell_number.sql: key_block).
 BLOCK_BITS = 5
 BIT_MASK = (1 << 64) - 1
+# Cells spanning at most this many keys in all are fetched by their keys, listed (rows_of_keys_sql):
+# an index on the key finds them without reading the rest of the table.
+LISTED_KEYS = 1 << 16
 
 
 class SqlSide:
@@ -112,7 +115,12 @@ class SqlSide:
     def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> DataFrame:
         """The rows come through the driver once, as the engine's client returns them, and are
         compared in Spark."""
-        found = self._query(self.plan.rows_sql, _listed(space, depth, cells))
+        bounds = [space.bounds(depth, cell) for cell in sorted(cells)]
+        if self.plan.rows_of_keys_sql and sum(end - start for start, end in bounds) <= LISTED_KEYS:
+            keys = [key for start, end in bounds for key in range(start, end)]
+            found = self._query(self.plan.rows_of_keys_sql, [keys])
+        else:
+            found = self._query(self.plan.rows_sql, _listed(space, depth, cells))
         names = [*self.plan.key_columns, *self.plan.value_columns]
         return self.spark.createDataFrame(found, ", ".join(f"`{n}` string" for n in names))
 
