@@ -4,6 +4,10 @@
     - `blocks` (a single integer key, where the dialect numbers blocks): one pass grouped by
       block of 64 consecutive keys, each with its rows, checksum and one bit per key present
       (parity.key_block), from which parity answers the checksums of coarser cells itself;
+    - `bounds` and `blocks_between`, with `blocks`: the least and greatest key and the rows
+      with a NULL key; `blocks` of the keys from parameter 1 to parameter 2, which a side
+      spreads over several sessions, each a range of keys (an index on the key answers each
+      range without reading the others);
     - `duplicates`: how many keys more than one row holds, in listed blocks;
     - `checksums`: count and checksum of each cell at one depth, of the rows in listed cells at
       another;
@@ -44,6 +48,8 @@
             ~ ' min(' ~ position ~ ') as low, max(' ~ position ~ ') as high'
             ~ ' from (' ~ whole ~ ') as canonical group by ' ~ keys ~ ') as per_key',
         'blocks': '',
+        'bounds': '',
+        'blocks_between': '',
         'duplicates': '',
         'checksums': 'select ' ~ grouped ~ ' as cell, count(*), ' ~ checksum
             ~ ' from (' ~ in_cells ~ ') as canonical where not ' ~ null_key ~ ' group by 1',
@@ -60,9 +66,12 @@
     {%- if parity.key_is_position(key_count, columns) and block is not none -%}
         {%- set in_blocks = parity.side_select(dialect, relation_name, key_count, columns, predicate,
             parity.cell_listed(dialect, parity.key_block(dialect, '{position}')['number'], p[1])) -%}
+        {%- set between = '{key} >= ' ~ parity.key_position(dialect, p[1]) ~ ' and {key} <= ' ~ parity.key_position(dialect, p[2]) -%}
+        {%- set blocks = 'select ' ~ block['number'] ~ ', count(*), ' ~ checksum ~ ', ' ~ block['keys'] ~ ' from ({}) as canonical group by 1' -%}
         {%- do queries.update({
-            'blocks': 'select ' ~ block['number'] ~ ', count(*), ' ~ checksum ~ ', ' ~ block['keys']
-                ~ ' from (' ~ whole ~ ') as canonical group by 1',
+            'blocks': blocks.format(whole),
+            'bounds': 'select min(' ~ position ~ '), max(' ~ position ~ '), count(*) - count(' ~ position ~ ') from (' ~ whole ~ ') as canonical',
+            'blocks_between': blocks.format(parity.side_select(dialect, relation_name, key_count, columns, predicate, between)),
             'duplicates': 'select count(*) from (select ' ~ position ~ ' from (' ~ in_blocks
                 ~ ') as canonical group by 1 having count(*) > 1) as duplicated',
         }) -%}

@@ -2,8 +2,10 @@
     connection to its engine (none for Spark) and its name in that engine. A relation lives
     outside Spark when it is a dbt source whose meta (on the table or the source) says so:
     meta: {parity: {dialect: duckdb, connection_env: LEGACY_DUCKDB}}, optionally with
-    statement_timeout_seconds, after which that engine stops each query; a source whose meta names
-    a file format is a directory Spark reads (parity.file_location). -#}
+    statement_timeout_seconds, after which that engine stops each query, and connections, how
+    many sessions at once a side's passes may use (default 2: one more than a single query, and
+    gentle on a server that serves others); a source whose meta names a file format is a
+    directory Spark reads (parity.file_location). -#}
 {% macro side_location(spec) %}
     {%- set relation = parity.parity_relation(spec) -%}
     {%- set settings = {} -%}
@@ -21,10 +23,16 @@
                     {{ exceptions.raise_compiler_error("source " ~ node.source_name ~ "." ~ node.name
                         ~ ": parity.statement_timeout_seconds must be a number of seconds above 0, not '" ~ timeout ~ "'") }}
                 {%- endif -%}
+                {%- set connections = settings.get('connections', 2) -%}
+                {%- if connections is string or connections is boolean or connections is not number or connections != connections | int or connections < 1 or connections > 64 -%}
+                    {{ exceptions.raise_compiler_error("source " ~ node.source_name ~ "." ~ node.name
+                        ~ ": parity.connections must be a whole number from 1 to 64, not '" ~ connections ~ "'") }}
+                {%- endif -%}
                 {{ return({
                     'dialect': dialect,
                     'connection_env': settings.get('connection_env'),
                     'statement_timeout_seconds': timeout,
+                    'connections': connections,
                     'schema': node.schema,
                     'table': node.identifier,
                     'name': parity.quote_identifier(dialect, node.schema) ~ '.' ~ parity.quote_identifier(dialect, node.identifier),

@@ -2,8 +2,8 @@
     is what draws the lineage from compared relations to the results. Each row carries the run
     (dbt invocation) that rendered it: only that run may publish results computed from it. -#}
 {%- set side_columns = [
-    'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'relation_name', 'canonical_sql', 'native_sql',
-    'checksum_sql', 'profile_sql', 'blocks_sql', 'duplicates_sql', 'checksums_sql', 'rows_sql', 'rows_of_keys_sql', 'key_names', 'column_names', 'schema_snapshot',
+    'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'connections', 'relation_name', 'canonical_sql', 'native_sql',
+    'checksum_sql', 'profile_sql', 'blocks_sql', 'bounds_sql', 'blocks_between_sql', 'duplicates_sql', 'checksums_sql', 'rows_sql', 'rows_of_keys_sql', 'key_names', 'column_names', 'schema_snapshot',
 ] -%}
 {%- set plan_columns = [
     'run_id', 'pair_name', 'algorithm', 'key_columns', 'value_columns', 'position_column', 'key_is_position', 'native_hash_column', 'config_json', 'column_rules',

@@ -31,6 +31,10 @@ class SidePlan:
     # For a single integer key where the dialect numbers blocks: the profile by block of 32
     # keys, and the count of duplicated keys in listed blocks; else empty.
     blocks_sql: str
+    # With blocks_sql: the least and greatest key, and the rows with a NULL key; the blocks of
+    # one range of keys (for a side spread over several sessions).
+    bounds_sql: str
+    blocks_between_sql: str
     duplicates_sql: str
     checksums_sql: str
     rows_sql: str
@@ -51,6 +55,8 @@ class SidePlan:
     schema_snapshot: tuple[dict[str, Any], ...] = ()
     # After how long its engine stops a query (its source's meta); None: no limit.
     statement_timeout_seconds: float | None = None
+    # How many sessions at once a side outside Spark may use (source meta parity.connections).
+    connections: int = 1
 
     @property
     def schema_hash(self) -> str:
@@ -190,6 +196,8 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         checksum_sql=field("checksum_sql"),
         profile_sql=field("profile_sql"),
         blocks_sql=field("blocks_sql"),
+        bounds_sql=field("bounds_sql"),
+        blocks_between_sql=field("blocks_between_sql"),
         duplicates_sql=field("duplicates_sql"),
         checksums_sql=field("checksums_sql"),
         rows_sql=field("rows_sql"),
@@ -203,6 +211,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         native_hash_column=row["native_hash_column"],
         schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
         statement_timeout_seconds=timeout_seconds(field("statement_timeout_seconds")),
+        connections=int(field("connections") or 1),
     )
 
 

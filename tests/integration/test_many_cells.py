@@ -1,6 +1,8 @@
 """A pair whose differences fill 100,000 cells, from a PostgreSQL table to a DuckDB one: the
 cells each pass checks and each download fetches reach the engines as one array parameter per
-query, never as SQL literals, and every difference is found with no row moved twice."""
+query, never as SQL literals, and every difference is found with no row moved twice. The
+PostgreSQL side spreads its passes over two sessions (the default), the DuckDB side keeps to
+one."""
 
 from __future__ import annotations
 
@@ -10,12 +12,16 @@ import duckdb
 import psycopg
 import pytest
 
+from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import by_pair
 
 ROWS = 200_000
 POSTGRES_ENV, DUCKDB_ENV = "PARITY_TEST_MANY_PG", "PARITY_TEST_MANY_DUCKDB"
-SOURCES = f"""
+
+
+def sources(duckdb_connections: object) -> str:
+    return f"""
 version: 2
 sources:
   - name: many_pg
@@ -27,7 +33,7 @@ sources:
   - name: many_duckdb
     schema: main
     meta:
-      parity: {{dialect: duckdb, connection_env: {DUCKDB_ENV}}}
+      parity: {{dialect: duckdb, connection_env: {DUCKDB_ENV}, connections: {duckdb_connections}}}
     tables:
       - name: wide
 """
@@ -50,25 +56,45 @@ def every_other_row_changed(scratch, postgres_url, tmp_path_factory):
             f" from range(1, {ROWS + 1}) as t (i)"
         )
     os.environ[POSTGRES_ENV], os.environ[DUCKDB_ENV] = postgres_url, str(database)
-    scratch.write("models/many_sources.yml", SOURCES)
+    scratch.write("models/many_sources.yml", sources(1))
+    yield
+    (scratch.path / "models/many_sources.yml").unlink()
+
+
+PAIR = {
+    "name": "many_cells",
+    "source": {"source": ["many_pg", "wide"]},
+    "target": {"source": ["many_duckdb", "wide"]},
+    "key": "id",
+    # Cells of one key: each differing key is a cell of its own.
+    "bisection_threshold": 1,
+}
 
 
 def test_a_hundred_thousand_differing_cells_travel_as_arrays(
     scratch, spark, every_other_row_changed
 ):
-    pair = {
-        "name": "many_cells",
-        "source": {"source": ["many_pg", "wide"]},
-        "target": {"source": ["many_duckdb", "wide"]},
-        "key": "id",
-        # Cells of one key: each differing key is a cell of its own.
-        "bisection_threshold": 1,
-    }
     logged: list[str] = []
-    assert reconcile(scratch, [pair], logged).success
+    assert reconcile(scratch, [PAIR], logged).success
     summaries, _ = by_pair(spark, scratch.schema)
     found = summaries["many_cells"]
     assert found["differing_rows"] == ROWS // 2
     # Only the differing rows left either engine.
     assert (found["source_rows_moved"], found["target_rows_moved"]) == (ROWS // 2, ROWS // 2)
     assert any("100000 segments downloaded" in line for line in logged)
+    (row,) = spark.table(f"{scratch.schema}.parity_plan").collect()
+    assert (row["source_connections"], row["target_connections"]) == ("2", "1")
+
+
+@pytest.mark.parametrize("connections", ["0", "many", "2.5"])
+def test_connections_must_be_a_whole_number(scratch, every_other_row_changed, connections):
+    scratch.write("models/many_sources.yml", sources(connections))
+    try:
+        refused = reconcile(scratch, [PAIR])
+        assert not refused.success
+        assert (
+            "source many_duckdb.wide: parity.connections must be a whole number from 1 to 64,"
+            f" not '{connections}'"
+        ) in error_text(refused)
+    finally:
+        scratch.write("models/many_sources.yml", sources(1))

@@ -45,6 +45,8 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         checksum_sql="sum(cast(__parity_hash as decimal(38, 0)))",
         profile_sql="",
         blocks_sql="",
+        bounds_sql="",
+        blocks_between_sql="",
         duplicates_sql="",
         checksums_sql="",
         rows_sql="",

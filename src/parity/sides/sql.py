@@ -5,18 +5,23 @@ whole; only the cells they select are bound, as parameters.
 Where its key is a single integer and its dialect numbers blocks (the plan's `blocks_sql`), the
 first pass groups it by block of 2^BLOCK_BITS consecutive keys and keeps those blocks here: the
 checksums of any cells of a key space aligned to them are summed from the blocks, without
-querying the engine again."""
+querying the engine again.
+
+A side may use several sessions at once (the plan's `connections`): its first pass by block is
+then one query per range of keys, and a pass over many cells one query per share of them, each
+on its own read-only session, so a large table's pass uses as many of the engine's cores."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 
 from parity.errors import ParityError
 from parity.plan import SidePlan
-from parity.sides.connections import QueryError, connect
+from parity.sides.connections import QueryError, ReadOnlyConnection, connect
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
 
@@ -26,6 +31,8 @@ BIT_MASK = (1 << 64) - 1
 # Cells spanning at most this many keys in all are fetched by their keys, listed (rows_of_keys_sql):
 # an index on the key finds them without reading the rest of the table.
 LISTED_KEYS = 1 << 16
+# A pass spreads its cells over several sessions only past this many: fewer are one query.
+SPREAD_CELLS = 64
 
 
 class SqlSide:
@@ -34,13 +41,9 @@ class SqlSide:
         self.pair_name = pair_name
         self.plan = plan
         self.where = f"{plan.side} relation {plan.relation_name} ({plan.dialect})"
-        self.connection = connect(
-            plan.dialect,
-            plan.connection_env,
-            pair_name,
-            self.where,
-            plan.statement_timeout_seconds,
-        )
+        # The first session now, so that an unreachable engine fails before any pass; the
+        # others when a pass first spreads.
+        self.sessions: list[ReadOnlyConnection] = [self._connect()]
         # The kept profile: (first position, rows, checksum) of each block with compared rows.
         self._blocks: list[tuple[int, int, int]] | None = None
 
@@ -53,7 +56,8 @@ class SqlSide:
         return self
 
     def __exit__(self, *_: object) -> None:
-        self.connection.close()
+        for session in self.sessions:
+            session.close()
 
     def profile(self) -> Profile:
         if self.plan.blocks_sql:
@@ -71,12 +75,19 @@ class SqlSide:
         )
 
     def _profile_by_block(self) -> Profile:
-        """One pass grouped by block. A block whose rows outnumber the keys its bits mark holds
-        a duplicated key; only such blocks' keys are counted, by a second query."""
-        blocks, null_keys, suspects = [], 0, []
-        for block, rows, total, bits in self._query(self.plan.blocks_sql):
-            if block is None:  # the rows with a NULL key
-                null_keys = int(rows)
+        """One pass grouped by block (one query per range of keys, over several sessions). A
+        block whose rows outnumber the keys its bits mark holds a duplicated key; only such
+        blocks' keys are counted, by a second query."""
+        if self.plan.connections > 1:
+            low, high, null_keys = self._query(self.plan.bounds_sql)[0]
+            ranges = [] if low is None else _key_ranges(int(low), int(high), self.plan.connections)
+            found = self._spread(self.plan.blocks_between_sql, [list(r) for r in ranges])
+        else:
+            found, null_keys = self._query(self.plan.blocks_sql), 0
+        blocks, suspects = [], []
+        for block, rows, total, bits in found:
+            if block is None:  # the rows with a NULL key, where one query reads them all
+                null_keys = rows
                 continue
             block, rows = int(block), int(rows)
             blocks.append((block << BLOCK_BITS, rows, int(total)))
@@ -84,7 +95,7 @@ class SqlSide:
                 suspects.append(block)
         self._blocks = blocks
         duplicates = self._query(self.plan.duplicates_sql, [suspects])[0][0] if suspects else 0
-        compared = sum(rows for _, rows, _ in blocks)
+        compared, null_keys = sum(rows for _, rows, _ in blocks), int(null_keys or 0)
         # Block bounds stand for the key range: every block lies inside one cell of an aligned
         # space anyway.
         low = min((first for first, _, _ in blocks), default=None)
@@ -107,8 +118,12 @@ class SqlSide:
                     cell[0] += rows
                     cell[1] += total
             return {cell: Checksum(rows, total) for cell, (rows, total) in summed.items()}
-        found = self._query(
-            self.plan.checksums_sql, [*_listed(space, parent_depth, parents), space.cells(depth)]
+        found = self._spread(
+            self.plan.checksums_sql,
+            [
+                [*_listed(space, parent_depth, share), space.cells(depth)]
+                for share in self._shares(parents)
+            ],
         )
         return {int(cell): Checksum(int(rows), int(total)) for cell, rows, total in found}
 
@@ -120,17 +135,61 @@ class SqlSide:
             keys = [key for start, end in bounds for key in range(start, end)]
             found = self._query(self.plan.rows_of_keys_sql, [keys])
         else:
-            found = self._query(self.plan.rows_sql, _listed(space, depth, cells))
+            found = self._spread(
+                self.plan.rows_sql, [_listed(space, depth, share) for share in self._shares(cells)]
+            )
         names = [*self.plan.key_columns, *self.plan.value_columns]
         return self.spark.createDataFrame(found, ", ".join(f"`{n}` string" for n in names))
 
-    def _query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
+    def _shares(self, cells: frozenset[int]) -> list[frozenset[int]]:
+        """The cells in consecutive shares, one per session, where there are enough of them."""
+        ordered, count = sorted(cells), self.plan.connections
+        if count == 1 or len(ordered) < SPREAD_CELLS:
+            return [frozenset(ordered)]
+        size = -(-len(ordered) // count)
+        return [frozenset(ordered[i : i + size]) for i in range(0, len(ordered), size)]
+
+    def _spread(self, sql: str, parameters: list[list[Any]]) -> list[tuple[Any, ...]]:
+        """The rows of one query per parameter list, each on its own session, all at once."""
+        while len(self.sessions) < len(parameters):
+            self.sessions.append(self._connect())
+        if len(parameters) <= 1:
+            return [row for p in parameters for row in self._query(sql, p)]
+        with ThreadPoolExecutor(max_workers=len(parameters)) as pool:
+            answers = pool.map(self._query, [sql] * len(parameters), parameters, self.sessions)
+            return [row for answer in answers for row in answer]
+
+    def _query(
+        self, sql: str, params: list[Any] | None = None, session: ReadOnlyConnection | None = None
+    ) -> list[tuple[Any, ...]]:
         try:
-            return self.connection.query(sql, params)
+            return (session or self.sessions[0]).query(sql, params)
         except QueryError as error:
             raise ParityError(
                 self.pair_name, f"{self.where} could not run the pair's SQL: {error}"
             ) from error
+
+    def _connect(self) -> ReadOnlyConnection:
+        plan = self.plan
+        return connect(
+            plan.dialect,
+            plan.connection_env,
+            self.pair_name,
+            self.where,
+            plan.statement_timeout_seconds,
+        )
+
+
+def _key_ranges(low: int, high: int, count: int) -> list[tuple[int, int]]:
+    """``count`` inclusive ranges of keys covering ``low`` .. ``high``, their bounds on whole
+    blocks, so that no block is split between two ranges (fewer where the keys are few)."""
+    block = 1 << BLOCK_BITS
+    first, last = low >> BLOCK_BITS, high >> BLOCK_BITS
+    step = -(-(last - first + 1) // count)
+    return [
+        (max(low, start * block), min(high, (start + step) * block - 1))
+        for start in range(first, last + 1, step)
+    ]
 
 
 def _listed(space: KeySpace, depth: int, cells: frozenset[int]) -> list[Any]:
