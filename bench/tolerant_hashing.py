@@ -46,8 +46,7 @@ DRIFTS = {
 TOLERANCE = {
     "defaults": {"numeric": {"rel_tol": "1e-9"}, "timestamp": {"temporal_tolerance_ms": 1}}
 }
-# A small threshold: the drift that still differs is spread thin, one row here and there, so
-# splitting a differing segment down to single rows moves fewer rows than downloading it.
+# Every run keeps the default bisection settings: the cost model decides how far to refine.
 RUNS = {
     "rounded_on_grid": ("rounded", {}),
     "rounded_exact_checksums": ("rounded", {"tolerant_checksums": False}),
@@ -69,7 +68,6 @@ def main() -> None:
                 "target": {"source": ["bench", f"tolerance_{drift}"]},
                 "key": "id",
                 "algorithm": "hashdiff",
-                "bisection_threshold": 16,
                 "tolerance": TOLERANCE,
                 **options_of_run,
             }

@@ -8,7 +8,10 @@ budget, because smaller differing cells mean fewer rows downloaded. Sums are add
 coarser levels are implied and never queried. Only cells whose checksum or count differ are
 refined; cells within the threshold (or no longer divisible) are downloaded and compared (in
 Spark, canonical_join.py) as soon as a pass finds them, so no segment larger than the threshold
-ever leaves an engine, and a circuit breaker can stop the drill-down between passes. Each
+ever leaves an engine, and a circuit breaker can stop the drill-down between passes. Cells
+within the threshold are refined further instead where the cost model says one more pass saves
+more download time than it costs (descent_cost.py, priced by this run's own first pass and
+last pass): thin drift is then downloaded a few rows at a time, whatever the threshold. Each
 downloaded cell holds at least one differing key, so the rows moved out of each side's engine
 are at most the number of differing keys times the threshold (except in a cell that cannot be
 split further, which comes whole, however many copies of its keys it holds).
@@ -19,11 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import reduce
+from time import perf_counter
 
 from pyspark.sql import DataFrame, Observation
 from pyspark.sql import functions as F
 
 from parity.algorithms.canonical_join import canonical_join
+from parity.algorithms.descent_cost import refining_pays
 from parity.log import logger
 from parity.sides.side import Side, on_both
 from parity.values.keyspace import KeySpace
@@ -75,16 +80,23 @@ def hashdiff(
     breaker: Callable[[DataFrame, int], str | None] | None = None,
     profiles: tuple[Profile, Profile] | None = None,
     tolerant: bool = False,
+    profile_seconds: float | None = None,
 ) -> DrillDown:
     """``breaker`` is given the differences each download finds (and the rows compared, the
     larger side's count) and says whether those found so far are too many to go on, answering
     with the limit they reached: then no further pass runs and no further row leaves an engine.
-    ``profiles``: the sides' first pass, when the caller has taken it already. ``tolerant``:
-    the row hashes put some columns on their tolerance's grid, so equal checksums mean values
-    within tolerance rather than identical."""
+    ``profiles``: the sides' first pass, when the caller has taken it already, and
+    ``profile_seconds`` what it took. ``tolerant``: the row hashes put some columns on their
+    tolerance's grid, so equal checksums mean values within tolerance rather than identical."""
     stats = HashdiffStats(passes=1, segments_checked=1)
-    source_profile, target_profile = profiles or on_both(source, target, "profile")
+    if profiles is None:
+        started = perf_counter()
+        profiles = on_both(source, target, "profile")
+        profile_seconds = perf_counter() - started
+    source_profile, target_profile = profiles
     sizes = source_profile.counts.rows, target_profile.counts.rows
+    # What moving one row costs, at least: reading it again as the first pass read it.
+    row_seconds = (profile_seconds or 0.0) / max(sum(sizes), 1)
     logger.info(
         "parity pair '%s': hashdiff pass 1, whole tables: %s source rows, %s target rows scanned",
         pair_name,
@@ -156,16 +168,19 @@ def hashdiff(
         return stats.halted
 
     depth, frontier = 0, {0: max(source_profile.checksum.rows, target_profile.checksum.rows)}
+    refine = False
     while frontier:
         largest = max(frontier.values())
-        if largest <= threshold or space.is_unit(depth):
+        if space.is_unit(depth) or (largest <= threshold and not refine):
             settle(depth, set(frontier))
             break
         step = _step(space, depth, largest, len(frontier), threshold)
         child_depth = depth + step
         parents = frozenset(frontier)
         stats.passes += 1
+        started = perf_counter()
         found, wanted = on_both(source, target, "checksums", space, depth, parents, child_depth)
+        pass_seconds = perf_counter() - started
         cells = sorted(found.keys() | wanted.keys())
         stats.segments_checked += len(cells)
         empty = Checksum(0, 0)
@@ -178,19 +193,31 @@ def hashdiff(
             c: n for c, n in mismatched.items() if n > threshold and not space.is_unit(child_depth)
         }
         small = set(mismatched) - set(frontier)
+        small_rows = sum(found.get(c, empty).rows + wanted.get(c, empty).rows for c in small)
+        refine = (
+            bool(small)
+            and not space.is_unit(child_depth)
+            and refining_pays(
+                small_rows, len(mismatched), len(cells), factor, pass_seconds, row_seconds
+            )
+        )
         logger.info(
-            "parity pair '%s': hashdiff pass %d, depth %d (%d segments, %d rows in them): "
-            "%d segments differ, %d to download, %d to split further",
+            "parity pair '%s': hashdiff pass %d, depth %d (%d segments, %d rows in them, %.2fs):"
+            " %d segments differ, %d to download, %d to split further",
             pair_name,
             stats.passes,
             child_depth,
             len(cells),
             sum(c.rows for c in found.values()) + sum(c.rows for c in wanted.values()),
+            pass_seconds,
             len(mismatched),
-            len(small),
-            len(frontier),
+            0 if refine else len(small),
+            len(frontier) + (len(small) if refine else 0),
         )
-        if small and settle(child_depth, small):
+        if refine:
+            # Thin drift: one more pass is expected to leave fewer rows to move than it costs.
+            frontier.update({cell: mismatched[cell] for cell in small})
+        elif small and settle(child_depth, small):
             break
         depth = child_depth
     return DrillDown(_all(diffs), *sizes, stats)

@@ -4,6 +4,8 @@ download."""
 
 from __future__ import annotations
 
+from time import perf_counter
+
 from pyspark.sql import DataFrame
 
 from parity.algorithms.hashdiff import hashdiff
@@ -17,7 +19,9 @@ from parity.sides.side import Side, on_both
 
 def run(pair: PairPlan, source: Side, target: Side) -> Outcome:
     names, rules = pair.source.column_names, pair.column_rules
+    started = perf_counter()
     profiles = on_both(source, target, "profile")
+    profile_seconds = perf_counter() - started
     counts = (profiles[0].counts, profiles[1].counts)
     keys_flagged = enforce_keys(pair, counts)
 
@@ -37,6 +41,7 @@ def run(pair: PairPlan, source: Side, target: Side) -> Outcome:
         breaker if pair.limited else None,
         profiles,
         tolerant=bool(pair.gridded_columns),
+        profile_seconds=profile_seconds,
     )
     if drilled.diffs is None:
         return Outcome(Findings.none(), counts, drilled.stats, keys_flagged)
