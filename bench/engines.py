@@ -15,8 +15,8 @@ and into a DuckDB file (the source). Then, each the best of --repeat runs:
   result row written, as dbt does);
 - DuckDB's own `except all`, both ways, between its table and the target's Parquet files: what
   a DuckDB user runs instead;
-- per engine, parity's canonical checksum scan of one table against that engine's floor, the
-  lower 60 bits of the MD5 of each row's own text, summed.
+- per engine (PostgreSQL, DuckDB, Spark), parity's canonical checksum scan of one table against
+  that engine's floor, the lower 60 bits of the MD5 of each row's own text, summed.
 
 Rows moved are those that left each side's engine for the comparison.
 """
@@ -24,7 +24,6 @@ Rows moved are those that left each side's engine for the comparison.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import subprocess
@@ -36,11 +35,8 @@ import psycopg
 from pyspark.sql import SparkSession
 
 from bench.generate import write_pair
-from bench.harness import RESULTS, SCHEMA, bench_session, rendered_pairs, timed
+from bench.harness import RESULTS, SCHEMA, bench_session, reconciled, rendered_pairs, timed
 from bench.to_postgres import copy_table
-from parity.plan import PairPlan
-from parity.reconcile import reconcile_pair
-from parity.results.pair_result import PairResult, results_frame
 from tests.integration.postgres_server import postgres_server
 
 RELADIFF = Path(__file__).resolve().parent.parent / ".venv-reladiff" / "bin" / "reladiff"
@@ -50,6 +46,8 @@ FLOOR = {
     " as bigint)) from {table} as t",
     "duckdb": "select sum(cast('0x' || substring(md5(cast(t as varchar)), 18, 15) as bigint))"
     " from {table} as t",
+    "spark": "select sum(cast(conv(substring(md5(to_json(struct(*))), 18, 15), 16, 10)"
+    " as decimal(38, 0))) from {table}",
 }
 
 
@@ -97,16 +95,15 @@ def _scenario(spark: SparkSession, options: argparse.Namespace, differences: int
         cases[name] = {"seconds": round(best[0], 3)}
         return best[1]
 
-    for dialect, plan in (
-        ("postgres", pairs["postgres_postgres"]),
-        ("duckdb", pairs["duckdb_spark"]),
+    for dialect, side in (
+        ("postgres", pairs["postgres_postgres"].source),
+        ("duckdb", pairs["duckdb_spark"].source),
+        ("spark", pairs["duckdb_spark"].target),
     ):
-        table = plan.source.relation_name
-        measure(
-            f"md5 floor, {dialect}", lambda d=dialect, t=table: _scalar(d, FLOOR[d].format(table=t))
-        )
-        canonical = f"select count(*), sum(__parity_hash) from ({plan.source.canonical_sql}) as c"
-        measure(f"canonical scan, {dialect}", lambda d=dialect, q=canonical: _scalar(d, q))
+        floor = FLOOR[dialect].format(table=side.relation_name)
+        measure(f"md5 floor, {dialect}", lambda d=dialect, q=floor: _scalar(spark, d, q))
+        canonical = f"select count(*), {side.checksum_sql} from ({side.canonical_sql}) as c"
+        measure(f"canonical scan, {dialect}", lambda d=dialect, q=canonical: _scalar(spark, d, q))
     for threads in (1, 4):
         found = measure(
             f"reladiff, {threads} thread{'s' * (threads > 1)}", lambda n=threads: _reladiff(url, n)
@@ -119,7 +116,7 @@ def _scenario(spark: SparkSession, options: argparse.Namespace, differences: int
         ("postgres_spark", "parity, postgres against spark"),
         ("duckdb_spark", "parity, duckdb against spark"),
     ):
-        result = measure(title, lambda p=pairs[name]: _reconciled(spark, p))
+        result = measure(title, lambda p=pairs[name]: reconciled(spark, p))
         cases[title].update(
             differing_rows=result.differing_rows,
             source_rows_moved=result.source_rows_moved,
@@ -142,6 +139,7 @@ def _ratios(cases: dict[str, dict]) -> None:
         "parity, duckdb against spark": ["duckdb except all, both ways"],
         "canonical scan, postgres": ["md5 floor, postgres"],
         "canonical scan, duckdb": ["md5 floor, duckdb"],
+        "canonical scan, spark": ["md5 floor, spark"],
     }
     for name, against in baselines.items():
         cases[name]["over"] = {
@@ -160,13 +158,9 @@ def _pair(name: str, source: list[str], target: list[str]) -> dict:
     }
 
 
-def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
-    result = reconcile_pair(spark, dataclasses.replace(pair))
-    results_frame(spark, [result]).write.format("noop").mode("overwrite").save()
-    return result
-
-
-def _scalar(dialect: str, sql: str) -> object:
+def _scalar(spark: SparkSession, dialect: str, sql: str) -> object:
+    if dialect == "spark":
+        return spark.sql(sql).collect()[0]
     if dialect == "postgres":
         with psycopg.connect(os.environ["PARITY_BENCH_PG_URL"]) as connection:
             return connection.execute(sql).fetchone()

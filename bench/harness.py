@@ -12,6 +12,8 @@ from pyspark.sql import SparkSession
 
 from parity.embedded import embedded_session
 from parity.plan import PairPlan, pairs_from_rows
+from parity.reconcile import reconcile_pair
+from parity.results.pair_result import PairResult, results_frame
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -34,6 +36,14 @@ def timed(action):
     started = time.perf_counter()
     value = action()
     return time.perf_counter() - started, value
+
+
+def reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
+    """A pair reconciled and its row of results written (to Spark's no-op sink), differences
+    nested, as dbt writes parity_pair_results: the differences are computed only then."""
+    result = reconcile_pair(spark, pair)
+    results_frame(spark, [result]).write.format("noop").mode("overwrite").save()
+    return result
 
 
 def rendered_pairs(spark: SparkSession, pairs: list[dict]) -> dict[str, PairPlan]:

@@ -36,11 +36,17 @@ from pyspark.sql import SparkSession
 
 from bench.baselines import plain_join, plain_scan
 from bench.generate import KEY_SHAPES, write_pair
-from bench.harness import RESULTS, SCHEMA, PeakMemory, bench_session, rendered_pairs, timed
+from bench.harness import (
+    RESULTS,
+    SCHEMA,
+    PeakMemory,
+    bench_session,
+    reconciled,
+    rendered_pairs,
+    timed,
+)
 from bench.to_postgres import copy_table
 from parity.plan import PairPlan
-from parity.reconcile import reconcile_pair
-from parity.results.pair_result import PairResult, results_frame
 from parity.sides.spark import SparkSide
 from parity.sides.sql import SqlSide
 from tests.integration.postgres_server import postgres_server
@@ -134,7 +140,7 @@ def _measure(
     algorithms = ("hashdiff",) if source_engine == "postgres" else ("hashdiff", "joindiff")
     for algorithm in [a for a in algorithms if a in wanted]:
         variant = dataclasses.replace(pair, algorithm=algorithm)
-        result = measure(algorithm, lambda v=variant: _reconciled(spark, v))
+        result = measure(algorithm, lambda v=variant: reconciled(spark, v))
         cases[algorithm].update(
             {
                 name: getattr(result, name)
@@ -155,14 +161,6 @@ def _measure(
                     case["seconds"], cases[baseline]["seconds"]
                 )
     return {"cases": cases}
-
-
-def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
-    """A pair reconciled and its row of results written (to Spark's no-op sink), differences
-    nested, as dbt writes parity_pair_results: the differences are computed only then."""
-    result = reconcile_pair(spark, pair)
-    results_frame(spark, [result]).write.format("noop").mode("overwrite").save()
-    return result
 
 
 def _options() -> argparse.Namespace:

@@ -26,8 +26,7 @@ from pathlib import Path
 
 from pyspark.sql import SparkSession
 
-from bench.harness import RESULTS, SCHEMA, bench_session, rendered_pairs, timed
-from parity.reconcile import reconcile_pair
+from bench.harness import RESULTS, SCHEMA, bench_session, reconciled, rendered_pairs, timed
 from parity.sides.spark import SparkSide
 
 # Readings with every bit of their mantissa in use, as measurements have (a quotient such as
@@ -79,8 +78,8 @@ def main() -> None:
     floor, _ = timed(lambda: [side.profile() for side in sides])
     figures = {"rows": options.rows, "floor_checksum_scan_seconds": round(floor, 3)}
     for name in RUNS:
-        seconds, outcome = timed(lambda n=name: reconcile_pair(spark, pairs[n]))
-        result = dataclasses.asdict(outcome)
+        seconds, outcome = timed(lambda n=name: reconciled(spark, pairs[n]))
+        result = {f.name: getattr(outcome, f.name) for f in dataclasses.fields(outcome)}
         figures[name] = {
             "seconds": round(seconds, 3),
             "over_floor": round(seconds / floor, 2),
