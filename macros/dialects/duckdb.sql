@@ -83,12 +83,9 @@
 {% endmacro %}
 
 
-{#- An arithmetic shift floors negative positions too. -#}
+{#- As PostgreSQL numbers them: the same shifts and bits on a hugeint. -#}
 {% macro duckdb__key_block(position) %}
-    {{ return({
-        'number': '(' ~ position ~ ' >> 5)',
-        'keys': 'bit_or(cast(1 as bigint) << cast(' ~ position ~ ' & 31 as integer))',
-    }) }}
+    {{ return(parity.postgres__key_block(position)) }}
 {% endmacro %}
 
 
