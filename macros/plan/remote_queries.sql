@@ -2,7 +2,7 @@
     the side's canonical select (parity.side_select):
     - `profile`: sizes, checksum, key range and key counts, in one pass grouped by key;
     - `blocks` (a single integer key, where the dialect numbers blocks): one pass grouped by
-      block of 64 consecutive keys, each with its rows, checksum and one bit per key present
+      block of 32 consecutive keys, each with its rows, checksum and one bit per key present
       (parity.key_block), from which parity answers the checksums of coarser cells itself;
     - `bounds` and `blocks_between`, with `blocks`: the least and greatest key and the rows
       with a NULL key; `blocks` of the keys from parameter 1 to parameter 2, which a side
