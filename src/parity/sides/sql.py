@@ -112,9 +112,10 @@ class SqlSide:
     ) -> dict[int, Checksum]:
         if self._blocks is not None and space.aligned(self.key_block):
             summed: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+            parent_of, cell_of = space.cell_at(parent_depth), space.cell_at(depth)
             for first, rows, total in self._blocks:
-                if space.cell_of(first, parent_depth) in parents:
-                    cell = summed[space.cell_of(first, depth)]
+                if parent_of(first) in parents:
+                    cell = summed[cell_of(first)]
                     cell[0] += rows
                     cell[1] += total
             return {cell: Checksum(rows, total) for cell, (rows, total) in summed.items()}

@@ -9,6 +9,7 @@ compute cell numbers independently with integer arithmetic and still agree on th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import isqrt
 
@@ -78,7 +79,12 @@ class KeySpace:
         return self.cells(depth) >= self.width
 
     def cell_of(self, position: int, depth: int) -> int:
-        return ((position - self.low) // self.scale) * self.cells(depth) // self.width
+        return self.cell_at(depth)(position)
+
+    def cell_at(self, depth: int) -> Callable[[int], int]:
+        """cell_of at one depth, its constants computed once: for many positions."""
+        low, scale, width, cells = self.low, self.scale, self.width, self.cells(depth)
+        return lambda position: ((position - low) // scale) * cells // width
 
     def bounds(self, depth: int, index: int) -> tuple[int, int]:
         """Half-open position range ``[start, end)`` of a cell."""
