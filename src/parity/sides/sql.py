@@ -27,7 +27,6 @@ from parity.values.profile import Checksum, KeyCounts, Profile
 
 # A block holds 2^BLOCK_BITS consecutive keys (macros/canonical/cell_number.sql: key_block).
 BLOCK_BITS = 5
-BIT_MASK = (1 << 64) - 1
 # Cells spanning at most this many keys in all are fetched by their keys, listed (rows_of_keys_sql):
 # an index on the key finds them without reading the rest of the table.
 LISTED_KEYS = 1 << 16
@@ -91,7 +90,7 @@ class SqlSide:
                 continue
             block, rows = int(block), int(rows)
             blocks.append((block << BLOCK_BITS, rows, int(total)))
-            if rows > (int(bits) & BIT_MASK).bit_count():
+            if rows > int(bits).bit_count():
                 suspects.append(block)
         self._blocks = blocks
         duplicates = self._query(self.plan.duplicates_sql, [suspects])[0][0] if suspects else 0
