@@ -38,24 +38,41 @@ class Verdict:
     relative_error: Column  # |delta| / max(|a|, |b|, rel_floor) for numbers, else NULL
 
 
-def verdict(rule: ColumnRule, source: Column, target: Column) -> Verdict:
-    """The verdict on a pair of differing canonical texts of one column."""
+def typed(rule: ColumnRule, text: Column) -> Column:
+    """The value a canonical text of the column holds, in the type its verdict compares: a
+    decimal, a double, microseconds, a date, or the text itself."""
     if rule.kind in ("integer", "decimal"):
-        return _exact_number(rule, source, target)
+        return _exact_decimal(text, rule.scale)
     if rule.kind == "float":
-        return _float(rule, source, target)
+        # Canonical floats are Java-readable hex (0x1.999999999999ap-4): exact doubles.
+        return text.try_cast("double")
     if rule.kind in ("timestamp", "timestamp_ntz"):
-        return _timestamp(rule, source, target)
+        # Its wall-clock fields, without a time zone (_micros).
+        return text.try_cast("timestamp_ntz")
     if rule.kind == "date":
-        return _date(rule, source, target)
+        return text.try_cast("date")
+    return text
+
+
+def verdict(rule: ColumnRule, a: Column, b: Column) -> Verdict:
+    """The verdict on a pair of differing values of one column, each as ``typed`` read it from
+    its canonical text. Each is used several times: reading them once (a column of their own,
+    summary.py) spares reading a float's hex or a timestamp's fields again for each use."""
+    if rule.kind in ("integer", "decimal"):
+        return _exact_number(rule, a, b)
+    if rule.kind == "float":
+        return _float(rule, a, b)
+    if rule.kind in ("timestamp", "timestamp_ntz"):
+        return _timestamp(rule, a, b)
+    if rule.kind == "date":
+        return _date(rule, a, b)
     if rule.kind == "string":
-        return _string(rule, source, target)
+        return _string(rule, a, b)
     return Verdict(F.lit(False), F.lit(None).cast("string"), F.lit(None).cast("double"))
 
 
-def _exact_number(rule: ColumnRule, source: Column, target: Column) -> Verdict:
+def _exact_number(rule: ColumnRule, a: Column, b: Column) -> Verdict:
     scale = min(rule.scale, EXACT_DIGITS)
-    a, b = _exact_decimal(source, rule.scale), _exact_decimal(target, rule.scale)
     delta = b - a  # decimal(38, scale): exact
     magnitude = F.abs(delta)
     within = F.lit(False)
@@ -71,9 +88,7 @@ def _exact_number(rule: ColumnRule, source: Column, target: Column) -> Verdict:
     return Verdict(F.coalesce(within, F.lit(False)), text, relative)
 
 
-def _float(rule: ColumnRule, source: Column, target: Column) -> Verdict:
-    # Canonical floats are Java-readable hex (0x1.999999999999ap-4): exact doubles.
-    a, b = source.try_cast("double"), target.try_cast("double")
+def _float(rule: ColumnRule, a: Column, b: Column) -> Verdict:
     finite = ~F.isnan(a) & ~F.isnan(b) & (F.abs(a) < float("inf")) & (F.abs(b) < float("inf"))
     delta = b - a
     within = F.lit(False)
@@ -96,8 +111,8 @@ def _with_relative(within: Column, relative: Column, rule: ColumnRule) -> Column
     return within if rel_tol is None else within | (relative <= F.lit(float(rel_tol)))
 
 
-def _timestamp(rule: ColumnRule, source: Column, target: Column) -> Verdict:
-    lag = _micros(target) - _micros(source)
+def _timestamp(rule: ColumnRule, a: Column, b: Column) -> Verdict:
+    lag = _micros(b) - _micros(a)
     within = F.lit(False)
     tolerance = rule.number("temporal_tolerance_ms")
     if tolerance is not None:
@@ -106,8 +121,8 @@ def _timestamp(rule: ColumnRule, source: Column, target: Column) -> Verdict:
     return Verdict(F.coalesce(within, F.lit(False)), text, F.lit(None).cast("double"))
 
 
-def _date(rule: ColumnRule, source: Column, target: Column) -> Verdict:
-    days = F.datediff(target.try_cast("date"), source.try_cast("date"))
+def _date(rule: ColumnRule, a: Column, b: Column) -> Verdict:
+    days = F.datediff(b, a)
     within = F.lit(False)
     tolerance = rule.number("temporal_tolerance_days")
     if tolerance is not None:
@@ -138,10 +153,9 @@ def _exact_decimal(text: Column, scale: int) -> Column:
     return F.when(text.try_cast(f"decimal(38,{scale})") == kept, kept)
 
 
-def _micros(text: Column) -> Column:
-    """Microseconds from 1970-01-01 of a canonical timestamp, from its fields: a cast through
-    the session time zone would move wall-clock times in a DST gap."""
-    ts = text.try_cast("timestamp_ntz")
+def _micros(ts: Column) -> Column:
+    """Microseconds from 1970-01-01 of a timestamp without time zone, from its fields: a cast
+    through the session time zone would move wall-clock times in a DST gap."""
     seconds = F.date_part(F.lit("SECOND"), ts)
     return (
         F.unix_date(ts.cast("date")).cast("bigint") * 86_400_000_000
