@@ -8,8 +8,6 @@ nothing and the previous results stay as they were.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from py4j.protocol import Py4JJavaError
 from pyspark.sql import DataFrame, SparkSession
@@ -23,6 +21,7 @@ from parity.results import judgement
 from parity.results.pair_result import PairResult, results_frame
 from parity.sides.opened import opened_sides
 from parity.sides.unreadable_files import unreadable_file
+from parity.spark_settings import parity_settings
 
 
 def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
@@ -30,30 +29,8 @@ def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
     return results_frame(spark, [reconcile_pair(spark, pair) for pair in pairs])
 
 
-# Spark compiles each stage of a query into one Java method, and HotSpot interprets a method of
-# more than 8,000 bytes of bytecode rather than compile it: five times slower. parity's
-# expressions over every column of a pair (canonical texts, tolerance verdicts) reach that size
-# on ordinary tables. At this limit (Spark's default is 65,535; its documentation advises 8,000
-# on HotSpot) such a stage runs without whole-stage code generation instead, as small methods the
-# JVM compiles. Set for parity's own queries only, unless the user set it.
-HUGE_METHOD_LIMIT = ("spark.sql.codegen.hugeMethodLimit", "8000")
-
-
-@contextmanager
-def _compiled_stages(spark: SparkSession) -> Iterator[None]:
-    name, value = HUGE_METHOD_LIMIT
-    if spark.conf.get(name, None) is not None:
-        yield
-        return
-    spark.conf.set(name, value)
-    try:
-        yield
-    finally:
-        spark.conf.unset(name)
-
-
 def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
-    with _compiled_stages(spark):
+    with parity_settings(spark):
         return _reconciled(spark, pair)
 
 

@@ -107,6 +107,21 @@ def test_hashdiff_joindiff_and_memory_agree(spark, tables, factor, threshold):
             assert counts.duplicate_keys == sum(1 for n in copies.values() if n > 1)
 
 
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(table_pairs())
+def test_a_join_by_key_finds_what_the_multiset_comparison_finds(spark, tables):
+    """Where neither side holds a key twice, comparing by a join on the key (unique_keys) finds
+    the same differences: values changed, NULL against '', rows missing either way."""
+    source_rows, target_rows = (list(dict(rows).items()) for rows in tables)
+    source = spark_side(spark, "source", source_rows, 2)
+    target = spark_side(spark, "target", target_rows, 2)
+    keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
+    found = canonical_join(source.frame, target.frame, keys, values, unique_keys=True)
+    assert ordered(as_row_diffs(found)) == ordered(compare_rows(source_rows, target_rows))
+
+
 def first_passes(source, target) -> list:
     """joindiff's first pass both ways: by key, and by cell of consecutive keys."""
     keys = list(source.plan.key_columns)

@@ -2,8 +2,9 @@
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pyspark.sql import functions as F
 
-from parity.sides.spark import cell_column
+from parity.sides.spark import cell_sql
 from parity.values.keyspace import KeySpace
 
 POSITION = "__parity_pos"
@@ -23,7 +24,8 @@ def test_spark_cells_match_keyspace(spark, positions, factor, align, data):
     depth = data.draw(st.integers(0, space.unit_depth()))
     frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
     found = [
-        (r[0], r[1]) for r in frame.select(POSITION, cell_column(POSITION, space, depth)).collect()
+        (r[0], r[1])
+        for r in frame.select(POSITION, F.expr(cell_sql(POSITION, space, depth))).collect()
     ]
     assert found == [(p, space.cell_of(p, depth)) for p in positions]
 
@@ -39,7 +41,7 @@ def test_spark_cells_of_hashed_positions_match_keyspace(spark, positions, factor
     space = KeySpace.hashed(factor)
     depth = data.draw(st.integers(0, space.unit_depth()))
     frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
-    found = [r[0] for r in frame.select(cell_column(POSITION, space, depth)).collect()]
+    found = [r[0] for r in frame.select(F.expr(cell_sql(POSITION, space, depth))).collect()]
     assert found == [space.cell_of(p, depth) for p in positions]
 
 
@@ -50,5 +52,5 @@ def test_unit_cells_of_the_whole_bigint_range_do_not_wrap(spark):
     space = KeySpace.spanning(min(positions), max(positions), 23)
     depth = space.unit_depth()
     frame = spark.createDataFrame([(p,) for p in positions], f"{POSITION} bigint")
-    found = [r[0] for r in frame.select(cell_column(POSITION, space, depth)).collect()]
+    found = [r[0] for r in frame.select(F.expr(cell_sql(POSITION, space, depth))).collect()]
     assert found == [space.cell_of(p, depth) for p in positions]

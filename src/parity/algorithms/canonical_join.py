@@ -8,6 +8,12 @@ the side that holds more copies of it, by how many more. Within a key the leftov
 canonical order, pair in order as value mismatches, and the rest is missing (the other side has
 no row with that key) or a duplicate. Counting distinct rows keeps a key held 10,000 times as
 cheap as 10,000 keys; no row passes through Python.
+
+Where neither side holds a key twice (the first pass counted their duplicate keys), a key has at
+most one row on each side, and the comparison is a join by key: a row left on one side is
+missing on the other, two rows that differ are a value mismatch. That is what the multiset
+comparison finds of such rows, without grouping them twice and sorting arrays: half its time
+when every row differs.
 """
 
 from __future__ import annotations
@@ -31,9 +37,16 @@ LEFT_OVER = "array_sort(flatten(transform({runs}, run -> array_repeat(run.row, r
 
 
 def canonical_join(
-    source: DataFrame, target: DataFrame, keys: list[str], values: list[str]
+    source: DataFrame,
+    target: DataFrame,
+    keys: list[str],
+    values: list[str],
+    unique_keys: bool = False,
 ) -> DataFrame:
-    """Row differences with the schema of results.ROW_DIFF_SCHEMA."""
+    """Row differences with the schema of results.ROW_DIFF_SCHEMA. ``unique_keys``: neither
+    side holds a key twice."""
+    if unique_keys:
+        return _joined_by_key(source, target, keys, values)
     tagged = [
         frame.select(*keys, _sortable(values).alias("row"), F.lit(side).alias(IN_SOURCE))
         for frame, side in ((source, True), (target, False))
@@ -85,6 +98,29 @@ def canonical_join(
         .otherwise(F.lit(DUPLICATE_IN_TARGET))
     )
     return rows.select(
+        F.array(*[F.col(k) for k in keys]).alias("key"),
+        kind.alias("kind"),
+        _texts(source_row).alias("source_values"),
+        _texts(target_row).alias("target_values"),
+    )
+
+
+def _joined_by_key(
+    source: DataFrame, target: DataFrame, keys: list[str], values: list[str]
+) -> DataFrame:
+    """The row differences of two sides that hold each key at most once."""
+    source_row, target_row = F.col("s"), F.col("t")
+    joined = (
+        source.select(*keys, _sortable(values).alias("s"))
+        .join(target.select(*keys, _sortable(values).alias("t")), keys, "full_outer")
+        .where(~source_row.eqNullSafe(target_row))
+    )
+    kind = (
+        F.when(source_row.isNull(), F.lit(MISSING_IN_SOURCE))
+        .when(target_row.isNull(), F.lit(MISSING_IN_TARGET))
+        .otherwise(F.lit(VALUE_MISMATCH))
+    )
+    return joined.select(
         F.array(*[F.col(k) for k in keys]).alias("key"),
         kind.alias("kind"),
         _texts(source_row).alias("source_values"),

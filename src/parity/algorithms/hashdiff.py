@@ -125,6 +125,7 @@ def hashdiff(
         # Hashed positions spread over all of their space.
         space = KeySpace.hashed(factor)
     keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
+    unique_keys = not any(p.counts.duplicate_keys for p in (source_profile, target_profile))
     diffs: list[DataFrame] = []
 
     def settle(depth: int, cells: set[int]) -> bool:
@@ -142,7 +143,7 @@ def hashdiff(
         found = Observation("parity_found")
         # Kept in the executors: the downloads they come from are gone when they are published.
         diffs.append(
-            canonical_join(source_rows, target_rows, keys, values)
+            canonical_join(source_rows, target_rows, keys, values, unique_keys)
             .observe(found, F.count(F.lit(1)).alias("rows"))
             .localCheckpoint()
         )

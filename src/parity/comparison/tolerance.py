@@ -84,6 +84,7 @@ def _exact_number(rule: ColumnRule, a: Column, b: Column) -> Verdict:
         within = within | (magnitude <= F.lit(grid).cast(f"decimal(38,{scale})"))
     relative = _relative_error(magnitude.cast("double"), a.cast("double"), b.cast("double"), rule)
     within = _with_relative(within, relative, rule)
+    # format_number: a decimal cast to text may read 1E-8.
     text = F.regexp_replace(F.format_number(delta, scale), ",", "")
     return Verdict(F.coalesce(within, F.lit(False)), text, relative)
 
@@ -117,7 +118,9 @@ def _timestamp(rule: ColumnRule, a: Column, b: Column) -> Verdict:
     tolerance = rule.number("temporal_tolerance_ms")
     if tolerance is not None:
         within = F.abs(lag) <= F.lit(int(tolerance * MICROS_PER_MS))
-    text = F.regexp_replace(F.format_number(lag.cast("decimal(38,0)") / MICROS_PER_MS, 3), ",", "")
+    # Milliseconds at 3 digits: microseconds times 0.001, exact in decimal(23, 3), whose text
+    # is plain at that scale.
+    text = (lag.cast("decimal(19,0)") * F.lit(Decimal("0.001"))).cast("string")
     return Verdict(F.coalesce(within, F.lit(False)), text, F.lit(None).cast("double"))
 
 

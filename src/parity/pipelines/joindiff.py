@@ -55,7 +55,8 @@ def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
                 first.found,
             )
         with first.compared_rows(source, target, limit) as rows:
-            diffs = canonical_join(*rows, keys, values)
+            unique_keys = not any(counts.duplicate_keys for counts in first.counts)
+            diffs = canonical_join(*rows, keys, values, unique_keys)
             if pair.critical_drift_ratio is not None:
                 diffs = diffs.persist()  # read twice: counted for the breaker, then summarized
             try:

@@ -151,7 +151,7 @@ class SparkSide:
             frame, counted, total = self.frame, F.count(F.lit(1)), self._checksum
         grouped = (
             _in_cells(frame, position, space, parent_depth, parents)
-            .groupBy(cell_column(position, space, depth).alias("cell"))
+            .groupBy(F.expr(cell_sql(position, space, depth)).alias("cell"))
             .agg(counted.alias("rows"), total.alias("total"))
         )
         return {r["cell"]: Checksum(int(r["rows"]), int(r["total"])) for r in grouped.collect()}
@@ -202,11 +202,16 @@ def _in_cells(
     """The rows of ``frame`` whose ``position`` lies in these cells at ``depth``. A few cells
     are a literal list; many (a whole level can differ) a broadcast semi-join: a filter of a
     million literals exhausts the driver's heap before it runs."""
-    cell = cell_column(position, space, depth)
+    cell = cell_sql(position, space, depth)
     if len(indexes) <= LITERAL_CELLS:
-        return frame.where(cell.isin(sorted(indexes)))
+        # One SQL expression of integers: one call into the JVM, where a list of literal
+        # Columns costs a call for each.
+        listed = ", ".join(str(i) for i in sorted(indexes))
+        return frame.where(F.expr(f"{cell} in ({listed})") if listed else F.lit(False))
     wanted = frame.sparkSession.createDataFrame([(i,) for i in sorted(indexes)], "cell bigint")
-    return frame.join(F.broadcast(wanted), cell.cast("bigint") == wanted["cell"], "left_semi")
+    return frame.join(
+        F.broadcast(wanted), F.expr(cell).cast("bigint") == wanted["cell"], "left_semi"
+    )
 
 
 def rows_of_keys(
@@ -317,16 +322,14 @@ def _null_key(plan: SidePlan) -> Column:
     return reduce(lambda a, b: a | b, [F.col(k).isNull() for k in plan.key_columns])
 
 
-def cell_column(position: str, space: KeySpace, depth: int) -> Column:
+def cell_sql(position: str, space: KeySpace, depth: int) -> str:
     """The cell number at ``depth`` of each row's key position, computed exactly as
     KeySpace.cell_of does: by a shift where the space allows one (KeySpace.shift), else in
     bigint where that cannot overflow, else in decimal(38, 0)."""
     cells, shift = space.cells(depth), space.shift(depth)
     if shift is not None and space.scale * space.width < LONG_SAFE:
-        return F.expr(f"shiftright({position} - {space.low}, {shift})")
+        return f"shiftright({position} - {space.low}, {shift})"
     if space.width * max(space.scale, cells) < LONG_SAFE:
-        return F.expr(
-            f"((({position} - {space.low}) div {space.scale}) * {cells}) div {space.width}"
-        )
+        return f"((({position} - {space.low}) div {space.scale}) * {cells}) div {space.width}"
     units = f"(cast({position} as decimal(38, 0)) - {space.low}BD) div {space.scale}BD"
-    return F.expr(f"(cast({units} as decimal(38, 0)) * {cells}BD) div {space.width}BD")
+    return f"(cast({units} as decimal(38, 0)) * {cells}BD) div {space.width}BD"
