@@ -97,12 +97,7 @@ def canonical_join(
         .when(F.col("s_rows") == 0, F.lit(MISSING_IN_SOURCE))
         .otherwise(F.lit(DUPLICATE_IN_TARGET))
     )
-    return rows.select(
-        F.array(*[F.col(k) for k in keys]).alias("key"),
-        kind.alias("kind"),
-        _texts(source_row).alias("source_values"),
-        _texts(target_row).alias("target_values"),
-    )
+    return _row_diffs(rows, keys, kind, source_row, target_row)
 
 
 def _joined_by_key(
@@ -120,7 +115,14 @@ def _joined_by_key(
         .when(target_row.isNull(), F.lit(MISSING_IN_TARGET))
         .otherwise(F.lit(VALUE_MISMATCH))
     )
-    return joined.select(
+    return _row_diffs(joined, keys, kind, source_row, target_row)
+
+
+def _row_diffs(
+    frame: DataFrame, keys: list[str], kind: Column, source_row: Column, target_row: Column
+) -> DataFrame:
+    """Each row of ``frame`` as a row difference (ROW_DIFF_SCHEMA): its sortable rows as text."""
+    return frame.select(
         F.array(*[F.col(k) for k in keys]).alias("key"),
         kind.alias("kind"),
         _texts(source_row).alias("source_values"),
