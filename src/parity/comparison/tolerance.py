@@ -40,7 +40,7 @@ class Verdict:
 
 def typed(rule: ColumnRule, text: Column) -> Column:
     """The value a canonical text of the column holds, in the type its verdict compares: a
-    decimal, a double, microseconds, a date, or the text itself."""
+    decimal, a double, a timestamp without time zone, a date, or the text itself."""
     if rule.kind in ("integer", "decimal"):
         return _exact_decimal(text, rule.scale)
     if rule.kind == "float":
