@@ -2,7 +2,7 @@
     a few example differences, and where the full results are; when this run published nothing
     (it failed, or stopped before parity_runs), it says the results are those of the last
     complete run, and when that run started. -#}
-{% macro parity_report(example_rows=5) %}
+{% macro parity_report(example_rows=5, max_value_chars=80) %}
     {%- if not execute -%}{{ return('') }}{%- endif -%}
     {%- set summary = parity._built_relation('parity_summary') -%}
     {%- set differences = parity._built_relation('parity_differences') -%}
@@ -39,12 +39,13 @@
             ~ ", rows moved " ~ pair['rows_moved'] ~ " (out of source " ~ pair['source_rows_moved']
             ~ ", out of target " ~ pair['target_rows_moved'] ~ "), config " ~ pair['config_hash'][:12] ~ ", tolerance " ~ pair['tolerance_hash'][:12], info=True) -%}
         {%- if not pair['passed'] -%}
-            {%- set examples = run_query('select key, kind, column_name, source_value, target_value from ' ~ differences
+            {%- set examples = run_query('select key, kind, column_name, source_value, target_value, source_hash, target_hash from ' ~ differences
                 ~ ' where pair_name = ' ~ parity._spark_string_literal(pair['pair_name'])
                 ~ ' order by key is not null, kind, length(key), key, column_name limit ' ~ (example_rows | int)) -%}
             {%- for row in examples -%}
-                {%- do log("    " ~ (("key " ~ row['key'] ~ " ") if row['key'] is not none else '') ~ row['kind'] ~ (" " ~ row['column_name'] if row['column_name'] else '')
-                    ~ ": source " ~ parity._shown(row['source_value']) ~ " | target " ~ parity._shown(row['target_value']), info=True) -%}
+                {%- do log("    " ~ (("key " ~ parity._shown(row['key'], none, max_value_chars) ~ " ") if row['key'] is not none else '') ~ row['kind'] ~ (" " ~ row['column_name'] if row['column_name'] else '')
+                    ~ ": source " ~ parity._shown(row['source_value'], row['source_hash'], max_value_chars)
+                    ~ " | target " ~ parity._shown(row['target_value'], row['target_hash'], max_value_chars), info=True) -%}
             {%- endfor -%}
         {%- endif -%}
     {%- endfor -%}
@@ -65,8 +66,23 @@
 {% endmacro %}
 
 
-{% macro _shown(value) %}
-    {{ return('NULL' if value is none else "'" ~ value ~ "'") }}
+{#- A value as the report prints it, on one line of bounded length: quoted, so that '' and ' '
+    differ; a backslash, a quote and each control character escaped; at most max_chars of it,
+    with the whole length when cut; a sensitive value (none, with a hash) as hidden. -#}
+{% macro _shown(value, hash, max_chars) %}
+    {%- if value is none -%}
+        {{ return('NULL' if hash is none else 'hidden (' ~ hash[:19] ~ '...)') }}
+    {%- endif -%}
+    {%- set text = value | string -%}
+    {%- set shown = namespace(text=text[:max_chars].replace('\\', '\\\\').replace("'", "\\'")) -%}
+    {%- for code, escaped in [(10, '\\n'), (13, '\\r'), (9, '\\t')] -%}
+        {%- set shown.text = shown.text.replace('%c' | format(code), escaped) -%}
+    {%- endfor -%}
+    {%- for code in range(32) | list + [127] -%}
+        {%- set shown.text = shown.text.replace('%c' | format(code), '\\x%02x' | format(code)) -%}
+    {%- endfor -%}
+    {%- set cut = ' ... (' ~ (text | length) ~ ' characters)' if text | length > max_chars else '' -%}
+    {{ return("'" ~ shown.text ~ "'" ~ cut) }}
 {% endmacro %}
 
 

@@ -89,5 +89,5 @@ def test_a_sensitive_pair_publishes_no_value_nor_key(published):
     # The on-run-end report's section of the pair: its example differences show hashes only.
     report = "\n".join(logged)
     section = report.split("parity pair 'masked_pair': DIFFERENT")[1].split("parity pair '")[0]
-    assert "key sha256:" in section
+    assert "key 'sha256:" in section
     assert "3986.18" not in section and "order 17" not in section
