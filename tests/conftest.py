@@ -11,7 +11,6 @@ from dbt.cli.main import dbtRunner, dbtRunnerResult
 from pyspark.sql import SparkSession
 
 from parity.embedded import embedded_session
-from parity.spark_settings import parity_settings
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = REPO / "tests"
@@ -46,9 +45,7 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> SparkSession:
     # runs with it, not with Spark's own default.
     assert session.conf.get("spark.sql.ansi.enabled") == "false"
     assert session.conf.get("spark.sql.session.timeZone") == SESSION_TIME_ZONE
-    # What reconcile_pair sets for parity's queries, for the tests that call a part directly.
-    with parity_settings(session):
-        yield session
+    yield session
     session.stop()
 
 
