@@ -5,6 +5,8 @@ follow."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from dataclasses import dataclass
 
@@ -54,6 +56,10 @@ def pair(engine: Engine, name: str, target: str, **options) -> dict:
     return remote_pair(name, engine.source, {"ref": target}, **options)
 
 
+def sha(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 # Every engine.
 
 
@@ -99,6 +105,25 @@ def test_engine_sql_hashes_as_the_reference_does(scratch, spark, remote_legacy, 
     values = [i for i, n in enumerate(names) if n.startswith(("__parity_k", "__parity_c"))]
     for row in rows:
         assert row[names.index("__parity_hash")] == row_hash([row[i] for i in values])
+
+
+def test_sensitive_columns_of_an_engine_side_publish_only_hashes(
+    scratch, spark, remote_legacy, engine
+):
+    masked = pair(
+        engine, "masked", "lakehouse_orders", enforce_key="warn", sensitive_columns=["amount"]
+    )
+    assert reconcile(scratch, [masked]).success
+    rows = spark.table(f"{scratch.schema}.parity_differences").where("pair_name = 'masked'")
+    found = {(r["key"], r["column_name"]): r.asDict() for r in rows.collect()}
+    amount = found[("42", "amount")]
+    shown = ("source_value", "target_value", "delta", "source_canonical", "target_canonical")
+    assert [amount[name] for name in shown] == [None] * 5
+    assert (amount["source_hash"], amount["target_hash"]) == (sha("3986.18"), sha("3986.19"))
+    # A missing row's whole-row JSON hashes the sensitive column and shows the others.
+    lost = json.loads(found[("17", None)]["source_value"])
+    assert lost["amount"].startswith("sha256:") and lost["status"] == "shipped"
+    assert found[("64", "customer_id")]["source_value"] == "1817"
 
 
 # PostgreSQL.
