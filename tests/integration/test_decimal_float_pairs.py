@@ -72,13 +72,14 @@ def reconciled(scratch, spark, postgres_url, tmp_path_factory):
     plans = pairs_from_rows(
         [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
     )
-    yield summaries, differences, {plan.name: plan for plan in plans}
+    diff = spark.table(f"{scratch.schema}.parity_schema_diff").collect()
+    yield summaries, differences, {plan.name: plan for plan in plans}, diff
     (scratch.path / "models/decimal_float_sources.yml").unlink()
 
 
 @pytest.mark.parametrize("name", EQUAL + TO_FLOAT)
 def test_decimals_copied_into_floats_match_by_checksum(reconciled, name):
-    summaries, differences, _ = reconciled
+    summaries, differences, _, _ = reconciled
     found = summaries[name]
     assert found["passed"], differences.get(name)
     assert (found["checksum_passes"], found["rows_moved"]) == (1, 0)
@@ -86,7 +87,7 @@ def test_decimals_copied_into_floats_match_by_checksum(reconciled, name):
 
 @pytest.mark.parametrize("name", CHANGED_PAIRS)
 def test_a_change_in_the_last_place_is_found_with_reference_texts(reconciled, name):
-    _, differences, _ = reconciled
+    _, differences, _, _ = reconciled
     found = {
         (d["key"], d["kind"], d["column_name"], d["source_canonical"], d["target_canonical"])
         for d in differences[name]
@@ -105,7 +106,7 @@ def test_a_change_in_the_last_place_is_found_with_reference_texts(reconciled, na
 
 @pytest.mark.parametrize("name", ["pg_spark", "duckdb_spark"])
 def test_every_engine_writes_the_references_text(reconciled, spark, name):
-    _, _, plans = reconciled
+    _, _, plans, _ = reconciled
     plan = plans[name]
     for side, columns in ((plan.source, matrix.CROSSED), (plan.target, matrix.CROSSED.values())):
         expected = {
@@ -131,7 +132,7 @@ def _reladiff_stored(url: str, name: str) -> dict[int, tuple]:
 def test_floats_copied_into_decimals_differ_where_they_had_more_decimals(
     reconciled, spark, postgres_url, name
 ):
-    summaries, differences, plans = reconciled
+    summaries, differences, plans, _ = reconciled
     bits = 32 if name == "real" else 64
     stored = _reladiff_stored(postgres_url, name)
     differing = {
@@ -164,3 +165,12 @@ def test_floats_copied_into_decimals_differ_where_they_had_more_decimals(
             text = canonical_text({"kind": "float", "bits": bits}, values[position])
             expected[str(row_id)] = (str(row_id), text, tolerant_text(grid, text))
         assert canonical_rows(side, spark) == expected, side.dialect
+
+
+@pytest.mark.parametrize("name", TO_FLOAT + TO_DECIMAL)
+def test_a_decimal_and_a_float_are_compared_though_neither_holds_the_other(reconciled, name):
+    summaries, _, _, diff = reconciled
+    found = {
+        (r["change"], r["compared"], r["finding_kind"]) for r in diff if r["pair_name"] == name
+    }
+    assert ("incompatible", True, None) in found and summaries[name]["schema_findings"] == 0
