@@ -1,10 +1,11 @@
 """Decimals against floats, reconciled by dbt (tests/integration/decimal_float_matrix.py): a
 decimal compares as the float nearest to it, rounded once. Every decimal copied into a float by
 PostgreSQL, DuckDB or Spark matches it by checksum alone, across engines, float32 midpoints
-included; a change in the last place of either is found; each engine's text is the reference's.
-Of Reladiff's six PostgreSQL pairs, the three from numeric(6,3) to a float match; the three from a
-float to numeric(6,3) differ exactly where the float had more than three decimals, each within
-half a thousandth, which a tolerance of that accepts."""
+included, on a tolerance's grid too; a change in the last place of either is found; each engine's
+text and grid label is the reference's. Of Reladiff's six PostgreSQL pairs, the three from
+numeric(6,3) to a float match; the three from a float to numeric(6,3) differ exactly where the
+float had more than three decimals, each within half a thousandth, which a tolerance of that
+accepts."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ RELADIFF = {"source": ["decimal_floats_pg", matrix.RELADIFF_TABLE]}
 BITS = {name: bits for name, (_, bits) in matrix.FLOATS.items()}
 BITS |= {decimal: BITS[name] for name, (decimal, _) in matrix.FLOATS.items()}
 CROSS = {"columns": list(matrix.CROSSED), "renames": matrix.CROSSED, "algorithm": "hashdiff"}
-EQUAL = ["pg_spark", "duckdb_spark", "pg_duckdb"]
+NUMERIC_TOLERANCE = {"abs_tol": 1e-9, "rel_tol": 1e-6}
+EQUAL = ["pg_spark", "duckdb_spark", "pg_duckdb", "tolerant_pg_spark"]
 CHANGED_PAIRS = ["changed_pg", "changed_duckdb"]
 TO_FLOAT = [f"num_to_{name}" for name in matrix.RELADIFF_FLOATS]
 TO_DECIMAL = [f"{name}_to_num" for name in matrix.RELADIFF_FLOATS]
@@ -50,6 +52,13 @@ PAIRS = [
     {"name": "pg_spark", "source": PG, "target": LAKE, **CROSS},
     {"name": "duckdb_spark", "source": DUCKDB, "target": LAKE, **CROSS},
     {"name": "pg_duckdb", "source": PG, "target": DUCKDB, **CROSS},
+    {
+        "name": "tolerant_pg_spark",
+        "source": PG,
+        "target": LAKE,
+        "tolerance": {"defaults": {"numeric": NUMERIC_TOLERANCE}},
+        **CROSS,
+    },
     {"name": "changed_pg", "source": PG, "target": CHANGED, **CROSS},
     {"name": "changed_duckdb", "source": DUCKDB, "target": CHANGED, **CROSS},
     *_reladiff_pairs(),
@@ -104,18 +113,18 @@ def test_a_change_in_the_last_place_is_found_with_reference_texts(reconciled, na
     }
 
 
-@pytest.mark.parametrize("name", ["pg_spark", "duckdb_spark"])
+@pytest.mark.parametrize("name", ["pg_spark", "duckdb_spark", "tolerant_pg_spark"])
 def test_every_engine_writes_the_references_text(reconciled, spark, name):
+    """The canonical texts, and on a tolerance's grid (absolute, then relative) the labels."""
     _, _, plans, _ = reconciled
     plan = plans[name]
+    grid = hash_grid("float", NUMERIC_TOLERANCE) if name.startswith("tolerant") else None
     for side, columns in ((plan.source, matrix.CROSSED), (plan.target, matrix.CROSSED.values())):
-        expected = {
-            str(row_id): (
-                str(row_id),
-                *(canonical_text(profile(c), matrix.value(row_id, c)) for c in columns),
-            )
-            for row_id in matrix.ROWS
-        }
+        expected = {}
+        for row_id in matrix.ROWS:
+            texts = [canonical_text(profile(c), matrix.value(row_id, c)) for c in columns]
+            labels = [tolerant_text(grid, text) for text in texts] if grid else []
+            expected[str(row_id)] = (str(row_id), *texts, *labels)
         assert canonical_rows(side, spark) == expected, side.dialect
 
 
