@@ -3,7 +3,8 @@
 float32 is the nearest float, ties to even, rounded once: the reference's, which exact rationals
 check (tests/unit/test_reference.py). The canonical SQL renders these very casts; the values are
 the ones naive conversions get wrong: 16 to 18 digits (an unscaled value past 2^53), 38 digits,
-and decimals beside and on the midpoints between two doubles and between two float32s."""
+the smallest decimal(38, 38)s, and decimals beside and on the midpoints between two doubles and
+between two float32s."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def _beside(midpoint: Decimal, scale: int) -> list[Decimal]:
 
 def _decimals() -> list[tuple[int, int, Decimal]]:
     """(precision, scale, value): random decimal(18, s) at every scale from 0 to 18, random
-    decimal(38, s), and decimal(38, 30)s beside double and float32 midpoints."""
+    decimal(38, s), decimal(38, 38)s down to 10^-38 (a float32 subnormal), and decimal(38, 30)s
+    beside double and float32 midpoints."""
     rng = random.Random(8)
     values = []
     for scale in range(19):
@@ -39,6 +41,10 @@ def _decimals() -> list[tuple[int, int, Decimal]]:
         scale = rng.randint(0, 38)
         unscaled = rng.randint(10**37, 10**38 - 1) * rng.choice((1, -1))
         values.append((38, scale, Decimal(unscaled).scaleb(-scale)))
+    # Down to 10^-38, a float32 subnormal (below 2^-126): fewer bits, the same rounding.
+    values += [(38, 38, Decimal("1E-38")), (38, 38, Decimal("-1E-38"))]
+    for _ in range(100):
+        values.append((38, 38, Decimal(rng.randint(1, 10**8) * rng.choice((1, -1))).scaleb(-38)))
     for _ in range(150):
         double = rng.uniform(1, 1e7)
         single = struct.unpack("f", struct.pack("f", double))[0]

@@ -64,6 +64,9 @@ def test_decimals_become_the_nearest_float_rounded_once():
     ]
     for _ in range(500):
         decimals.extend(_float32_midpoint_neighbours(rng))
+    # Subnormal float32s: 10^-38, and half the smallest (a tie, to 0) and a hair above it.
+    half_smallest = Decimal(2.0**-150)
+    decimals += [Decimal("1E-38"), half_smallest, EXACT.add(half_smallest, Decimal("1E-80"))]
     twice = 0
     for value in decimals:
         assert decimal_as_float(value, 64) == float(value)
