@@ -52,6 +52,8 @@ def canonical_text(profile: dict[str, Any], value: Any) -> str | None:
         )
         return f"{abs(rounded) if rounded == 0 else rounded:f}"
     if kind == "float":
+        if isinstance(value, Decimal):
+            return float_text(decimal_as_float(value, profile["bits"]))
         return float_text(float(value), profile["bits"])
     if kind == "boolean":
         return "1" if value else "0"
@@ -93,6 +95,23 @@ def narrowed(value: float, bits: int) -> float:
         except OverflowError:  # rounds past the largest float32: infinity, as every engine casts
             return math.copysign(math.inf, value)
     return value
+
+
+def decimal_as_float(value: Decimal, bits: int) -> float:
+    """The float of ``bits`` nearest to a decimal, ties to even, rounded once. Through the double
+    nearest to it, a decimal would round twice where that double is halfway between two float32s
+    and the decimal is not: it then takes the float32 on its own side."""
+    double = float(value)  # correctly rounded
+    single = narrowed(double, bits)
+    other = 2 * double - single  # exact: the float32 beyond the double, if it is a midpoint
+    if (
+        math.isfinite(single)
+        and single != double
+        and narrowed(other, 32) == other
+        and Decimal(double) != value
+    ):
+        return max(single, other) if value > Decimal(double) else min(single, other)
+    return single
 
 
 def epoch_micros(value: dt.datetime) -> int:

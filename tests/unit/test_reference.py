@@ -1,8 +1,21 @@
 import datetime as dt
 import hashlib
 import math
+import random
+import struct
+from decimal import Decimal
+from fractions import Fraction
 
-from parity.reference import epoch_micros, float_text, row_hash, row_string, timestamp_text
+from parity.reference import (
+    EXACT,
+    canonical_text,
+    decimal_as_float,
+    epoch_micros,
+    float_text,
+    row_hash,
+    row_string,
+    timestamp_text,
+)
 
 
 def test_row_string_is_unambiguous():
@@ -24,6 +37,48 @@ def test_floats_are_exact_hexadecimal():
     assert float_text(1e25) != float_text(1e25 + 2**31)
     assert float_text(0.1, 32) == "0x1.99999a0000000p-4"
     assert float_text(math.nan) == "NaN" and float_text(-math.inf) == "-Infinity"
+
+
+def _nearest_float32(value: Decimal) -> float:
+    """By exact rationals: the multiple of the float32 spacing at the value nearest to it."""
+    magnitude = Fraction(value.copy_abs())
+    exponent = -126
+    while Fraction(2) ** (exponent + 1) <= magnitude:
+        exponent += 1
+    spacing = Fraction(2) ** (exponent - 23)
+    return math.copysign(float(round(magnitude / spacing) * spacing), value)
+
+
+def _float32_midpoint_neighbours(rng: random.Random) -> list[Decimal]:
+    """Decimals just beside, and on, the midpoint between a float32 and the next."""
+    single = struct.unpack("f", struct.pack("f", rng.uniform(-1e6, 1e6)))[0]
+    midpoint = EXACT.add(Decimal(single), EXACT.multiply(Decimal(math.ulp(single)), 2**28))
+    nudge = Decimal(1).scaleb(midpoint.adjusted() - 30)
+    return [EXACT.subtract(midpoint, nudge), midpoint, EXACT.add(midpoint, nudge)]
+
+
+def test_decimals_become_the_nearest_float_rounded_once():
+    rng = random.Random(17)
+    decimals = [
+        Decimal(rng.randint(-(10**18), 10**18)).scaleb(-rng.randint(0, 38)) for _ in range(2000)
+    ]
+    for _ in range(500):
+        decimals.extend(_float32_midpoint_neighbours(rng))
+    # Subnormal float32s: 10^-38, and half the smallest (a tie, to 0) and a hair above it.
+    half_smallest = Decimal(2.0**-150)
+    decimals += [Decimal("1E-38"), half_smallest, EXACT.add(half_smallest, Decimal("1E-80"))]
+    twice = 0
+    for value in decimals:
+        assert decimal_as_float(value, 64) == float(value)
+        assert decimal_as_float(value, 32) == _nearest_float32(value), value
+        twice += struct.unpack("f", struct.pack("f", float(value)))[0] != _nearest_float32(value)
+    assert twice > 100  # the midpoints do round differently through a double
+    # 1 + 2^-24 is the midpoint between 1 and the next float32; a hair above it rounds up.
+    assert canonical_text({"kind": "float", "bits": 32}, Decimal("1.000000059604644775390626")) == (
+        "0x1.0000020000000p+0"
+    )
+    assert canonical_text({"kind": "float", "bits": 64}, Decimal("0.001")) == float_text(0.001)
+    assert canonical_text({"kind": "float", "bits": 32}, Decimal("-0.000")) == "0"
 
 
 def test_coarser_timestamps_follow_the_storing_engines_rule():
