@@ -1,9 +1,10 @@
 {#- The columns Spark reads from a file relation, with their nullability and nested fields. The
     catalog knows nothing of a path, so the temporary view parity.file_read left over the files
-    is described (Spark inferred the schema once, when the view was created). A Parquet UUID
-    column, which Spark reads as its 16 bytes, is declared `uuid`, as the file declares it. -#}
+    (`described`) is described: Spark inferred the schema once, when the view was created. A
+    Parquet UUID column, which Spark reads as its 16 bytes, is declared `uuid`, as the file
+    declares it. -#}
 {% macro file_columns(location) %}
-    {%- set view = parity.quote_identifier('spark', '__parity_described_files') -%}
+    {%- set view = parity.quote_identifier('spark', location['described']) -%}
     {%- set uuids = location['file_view']['uuid_columns'] if location['file_view'] else [] -%}
     {%- set details = parity.spark_column_details(view) -%}
     {%- set columns = [] -%}
