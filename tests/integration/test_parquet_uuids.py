@@ -13,6 +13,7 @@ import psycopg
 import pytest
 import yaml
 
+from parity.reference import canonical_text
 from tests.integration.remote_tables import reconcile
 
 SOURCES_FILE = "models/uuid_sources.yml"
@@ -162,3 +163,15 @@ def test_the_plan_reads_the_files_through_a_view_with_uuids_as_bytes(reconciled)
     assert f"`{view['view']}`" in planned["source_canonical_sql"]
     snapshot = {c["column_name"]: c["data_type"] for c in json.loads(planned["source_schema_snapshot"])}
     assert snapshot == {"id": "int", "u": "uuid", "t": "string"}
+
+
+def test_spark_canonical_uuids_are_the_references(reconciled, spark):
+    """The file side's canonical SQL, run as planned, against the reference on the raw bytes."""
+    planned = reconciled["plan"]["uuid_duckdb"]
+    view = json.loads(planned["source_file_view"])["view"]
+    held = {r["id"]: r["u"] for r in spark.table(f"`{view}`").collect()}
+    canonical = spark.sql(planned["source_canonical_sql"]).collect()
+    assert len(canonical) == ROWS and sum(u is None for u in held.values()) == ROWS // 9
+    for row in canonical:
+        key, text = int(row["__parity_k0"]), row["__parity_c0"]
+        assert text == canonical_text({"kind": "uuid", "bytes": True}, held[key])
