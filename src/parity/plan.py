@@ -220,8 +220,12 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
         statement_timeout_seconds=timeout_seconds(field("statement_timeout_seconds")),
         connections=int(field("connections") or 1),
-        file_view=FileView.from_plan(json.loads(field("file_view"))) if field("file_view") else None,
+        file_view=_file_view(field("file_view")),
     )
+
+
+def _file_view(text: str) -> FileView | None:
+    return FileView.from_plan(json.loads(text)) if text else None
 
 
 def timeout_seconds(text: str | None) -> float | None:

@@ -59,10 +59,12 @@ def uuid_sides(scratch, spark, postgres_url, tmp_path_factory):
         connection.execute("create table uuids (id integer primary key, u uuid, t text)")
         connection.cursor().executemany("insert into uuids values (%s, %s, %s)", rows)
     # Text in Spark: odd keys upper-case, as some writers spell them.
-    strings = [(i, None if u is None else str(u).upper() if i % 2 else str(u), t) for i, u, t in rows]
-    spark.createDataFrame(strings, "id int, u string, t string").write.mode("overwrite").saveAsTable(
-        f"{scratch.schema}.uuid_strings"
-    )
+    strings = [
+        (i, None if u is None else str(u).upper() if i % 2 else str(u), t) for i, u, t in rows
+    ]
+    spark.createDataFrame(strings, "id int, u string, t string").write.mode(
+        "overwrite"
+    ).saveAsTable(f"{scratch.schema}.uuid_strings")
 
     sources = {
         "version": 2,
@@ -161,7 +163,9 @@ def test_the_plan_reads_the_files_through_a_view_with_uuids_as_bytes(reconciled)
     view = json.loads(planned["source_file_view"])
     assert (view["schema"], view["uuid_columns"]) == ("id INT,u BINARY,t STRING", ["u"])
     assert f"`{view['view']}`" in planned["source_canonical_sql"]
-    snapshot = {c["column_name"]: c["data_type"] for c in json.loads(planned["source_schema_snapshot"])}
+    snapshot = {
+        c["column_name"]: c["data_type"] for c in json.loads(planned["source_schema_snapshot"])
+    }
     assert snapshot == {"id": "int", "u": "uuid", "t": "string"}
 
 

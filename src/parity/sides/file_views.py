@@ -89,9 +89,8 @@ def _uuid_view(spark: SparkSession, path: str, reason: str) -> FileView:
     if not uuids:  # the illegal type is not a UUID: Spark's reason stands
         raise Unreadable(reason)
     plain = jvm.org.apache.parquet.schema.MessageType(schema.getName(), fields)
-    converter = jvm.org.apache.spark.sql.execution.datasources.parquet.ParquetToSparkSchemaConverter(
-        spark._jsparkSession.sessionState().conf()
-    )
+    parquet = jvm.org.apache.spark.sql.execution.datasources.parquet
+    converter = parquet.ParquetToSparkSchemaConverter(spark._jsparkSession.sessionState().conf())
     # Files are read as nullable whatever their footer says, as Spark reads them by inference.
     inferred = json.loads(converter.convert(plain).json())
     for column in inferred["fields"]:

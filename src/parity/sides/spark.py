@@ -33,7 +33,7 @@ class SparkSide:
     def __init__(self, spark: SparkSession, pair_name: str, plan: SidePlan) -> None:
         self.pair_name = pair_name
         self.plan = plan
-        if plan.file_view is not None:  # files read with their schema, through a view of this session
+        if plan.file_view is not None:  # files Spark reads with their schema, through a view
             register(spark, plan.file_view)
         self.canonical: DataFrame = spark.sql(plan.canonical_sql)
         # The rows compared: a NULL key matches no key (Profile).
