@@ -55,7 +55,7 @@ def spark_reason(error: Exception) -> str:
     """Spark's reason in a line or two: its message's first line and, for a job or a file
     that failed, the first line of the deepest cause (the footer error), no Java stack trace."""
     if not isinstance(error, Py4JJavaError):
-        return str(error).strip().splitlines()[0]
+        return _first_line(str(error))
     thrown = error.java_exception
     reason = _first_line(thrown.getMessage())
     cause = thrown.getCause()
@@ -67,7 +67,7 @@ def spark_reason(error: Exception) -> str:
 
 
 def _first_line(text: str | None) -> str:
-    return (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+    return next(iter((text or "").strip().splitlines()), "")
 
 
 def _uuid_view(spark: SparkSession, path: str, reason: str) -> FileView:
