@@ -12,6 +12,10 @@
         {%- endif -%}
     {%- endfor -%}
     {%- if problems -%}
+        {#- The other side's files, if read, are not described. -#}
+        {%- for location in locations.values() if location.get('described') -%}
+            {%- do run_query('drop view if exists ' ~ parity.quote_identifier('spark', location['described'])) -%}
+        {%- endfor -%}
         {{ return(parity._unplanned_row(pair, locations, problems | join('; '))) }}
     {%- endif -%}
     {%- set described = {} -%}

@@ -215,7 +215,15 @@ def planned(scratch, spark) -> dict:
 def test_an_unreadable_pair_is_planned_as_its_problem_and_fails_alone(
     scratch, spark, files, files_table, problem
 ):
-    pairs = [orders_pair("files", files_table), orders_pair("orders_copy", "orders_copy")]
+    both_files = {
+        **orders_pair("files_both", files_table),
+        "target": {"source": ["order_files", "orders_copy"]},
+    }
+    pairs = [
+        orders_pair("files", files_table),
+        both_files,
+        orders_pair("orders_copy", "orders_copy"),
+    ]
     # The other pair is planned in full; the unreadable one is its problem, Spark's reason.
     assert plan_only(scratch, pairs).success
     plan = planned(scratch, spark)
@@ -223,8 +231,11 @@ def test_an_unreadable_pair_is_planned_as_its_problem_and_fails_alone(
     expected = f"source relation (source order_files.{files_table}): " + problem.format(
         missing=files.missing, json=files.customers_json
     )
-    assert plan["files"]["problem"].startswith(expected), plan["files"]["problem"]
-    assert plan["files"]["source_canonical_sql"] == ""
+    for name in ("files", "files_both"):
+        assert plan[name]["problem"].startswith(expected), plan[name]["problem"]
+        assert plan[name]["source_canonical_sql"] == plan[name]["target_canonical_sql"] == ""
+    # The readable side's files were read, and the view left to describe them dropped.
+    assert not spark.catalog.tableExists("__parity_described_target")
 
     # Reconciled, the pair fails naming itself, its side, its relation and the reason.
     result = reconcile(scratch, pairs)
