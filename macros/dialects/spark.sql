@@ -3,6 +3,10 @@
     are computed by the DataFrame API (src/parity/sides/spark.py). -#}
 
 {% macro spark__type_profile(data_type) %}
+    {%- if data_type == 'uuid' -%}
+        {#- A Parquet UUID column, which Spark reads as its 16 bytes (parity.file_columns). -#}
+        {{ return({'kind': 'uuid', 'bytes': true}) }}
+    {%- endif -%}
     {{ return(parity._profile_by_name(data_type, {
         'integer': ['tinyint', 'byte', 'smallint', 'short', 'int', 'integer', 'bigint', 'long'],
         'decimal': ['decimal', 'dec', 'numeric'],
@@ -51,6 +55,9 @@
         {{ return(parity._boolean_text('cast(' ~ expression ~ ' as string)')) }}
     {%- elif kind == 'string' -%}
         {{ return(('rtrim(cast(' ~ expression ~ ' as string))') if profile.get('padded') else ('cast(' ~ expression ~ ' as string)')) }}
+    {%- elif kind == 'uuid' and profile.get('bytes') -%}
+        {#- A Parquet UUID, read as its 16 bytes: their hex, hyphenated 8-4-4-4-12. -#}
+        {{ return("lower(regexp_replace(hex(" ~ expression ~ "), '^(.{8})(.{4})(.{4})(.{4})(.{12})$', '$1-$2-$3-$4-$5'))") }}
     {%- elif kind == 'uuid' -%}
         {{ return('lower(cast(' ~ expression ~ ' as string))') }}
     {%- elif kind == 'date' -%}

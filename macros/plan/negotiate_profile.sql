@@ -34,7 +34,12 @@
         {#- A fixed-width char pads with blanks that a varchar copy drops: both sides drop them. -#}
         {{ return([{'kind': 'string', 'padded': profiles | selectattr('padded') | list | length > 0}] * 2) }}
     {%- elif sorted_kinds in [['string', 'uuid'], ['uuid', 'uuid']] -%}
-        {{ return([{'kind': 'uuid'}] * 2) }}
+        {#- Each side as it holds the UUID: as text, or as its 16 bytes (a Parquet UUID in Spark). -#}
+        {%- set negotiated = [] -%}
+        {%- for profile in profiles -%}
+            {%- do negotiated.append({'kind': 'uuid', 'bytes': true} if profile.get('bytes') else {'kind': 'uuid'}) -%}
+        {%- endfor -%}
+        {{ return(negotiated) }}
     {%- elif sorted_kinds[0] in ['timestamp', 'timestamp_ntz'] and sorted_kinds[1] in ['timestamp', 'timestamp_ntz'] -%}
         {#- A zoned timestamp pairs with a naive one read as UTC. The coarser side's engine rounded
             the finer values when it stored them: the finer side is rounded by its rule. -#}

@@ -4,6 +4,20 @@
 {% macro pair_plan(pair, remote_columns) %}
     {%- set where = "parity pair '" ~ pair['name'] ~ "'" -%}
     {%- set locations = {'source': parity.side_location(pair['source']), 'target': parity.side_location(pair['target'])} -%}
+    {%- set problems = [] -%}
+    {%- for side, location in locations.items() if 'format' in location -%}
+        {%- do location.update(parity.file_read(where, side, location)) -%}
+        {%- if location['problem'] -%}
+            {%- do problems.append(side ~ " relation (source " ~ location['source'] ~ "): " ~ location['problem']) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- if problems -%}
+        {#- The other side's files, if read, are not described. -#}
+        {%- for location in locations.values() if location.get('described') -%}
+            {%- do run_query('drop view if exists ' ~ parity.quote_identifier('spark', location['described'])) -%}
+        {%- endfor -%}
+        {{ return(parity._unplanned_row(pair, locations, problems | join('; '))) }}
+    {%- endif -%}
     {%- set described = {} -%}
     {%- for side, location in locations.items() -%}
         {%- do described.update({side: parity._described_columns(where, pair['name'], side, pair[side], location, remote_columns)}) -%}
@@ -60,10 +74,13 @@
         'schema_findings': tojson(findings),
         'filters': tojson(filters['applied']),
         'schema_diff': tojson(diff['changes']),
+        'problem': '',
     } -%}
     {%- for side, location in locations.items() -%}
         {%- set dialect = location['dialect'] -%}
-        {%- set canonical_sql = parity.side_select(dialect, location['name'], key_count, matched[side], filters[side]) -%}
+        {#- What the SQL selects from: the relation, or the view over files that parity registers. -#}
+        {%- set reads = location.get('reads', location['name']) -%}
+        {%- set canonical_sql = parity.side_select(dialect, reads, key_count, matched[side], filters[side]) -%}
         {%- set queries = {'profile': '', 'checksums': '', 'rows': ''} if in_session[side]
             else parity.remote_queries(dialect, location['name'], key_count, matched[side], filters[side], aliases) -%}
         {%- do row.update({
@@ -74,7 +91,7 @@
             side ~ '_connections': (location.get('connections') or 1) | string,
             side ~ '_relation_name': location['name'],
             side ~ '_canonical_sql': canonical_sql,
-            side ~ '_native_sql': parity.native_select(location['name'], key_count, matched[side], native, filters[side]) if algorithm == 'joindiff' else '',
+            side ~ '_native_sql': parity.native_select(reads, key_count, matched[side], native, filters[side]) if algorithm == 'joindiff' else '',
             side ~ '_checksum_sql': parity.segment_checksum(dialect, aliases['hash']),
             side ~ '_profile_sql': queries['profile'],
             side ~ '_blocks_sql': queries['blocks'],
@@ -87,6 +104,38 @@
             side ~ '_key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
             side ~ '_column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
             side ~ '_schema_snapshot': tojson(parity.schema_snapshot(described[side])),
+            side ~ '_file_view': tojson(location['file_view']) if location.get('file_view') else '',
+        }) -%}
+    {%- endfor -%}
+    {{ return(row) }}
+{% endmacro %}
+
+
+{#- The plan row of a pair whose side could not be read: its configuration and the problem,
+    which fails the pair when it is reconciled, and nothing planned (parity_plan leaves every
+    other field empty). -#}
+{% macro _unplanned_row(pair, locations, problem) %}
+    {%- set row = {
+        'pair_name': pair['name'],
+        'algorithm': pair['algorithm'],
+        'key_columns': '[]',
+        'value_columns': '[]',
+        'key_is_position': 'false',
+        'config_json': tojson(pair),
+        'column_rules': '[]',
+        'schema_findings': '[]',
+        'filters': '{}',
+        'schema_diff': '[]',
+        'problem': problem,
+    } -%}
+    {%- for side, location in locations.items() -%}
+        {%- do row.update({
+            side ~ '_dialect': location['dialect'],
+            side ~ '_in_session': (location['dialect'] == 'spark') | string | lower,
+            side ~ '_relation_name': location['name'] or '',
+            side ~ '_key_names': '[]',
+            side ~ '_column_names': '[]',
+            side ~ '_schema_snapshot': '[]',
         }) -%}
     {%- endfor -%}
     {{ return(row) }}
@@ -110,7 +159,7 @@
 {% macro _described_columns(where, pair_name, side, spec, location, remote_columns) %}
     {%- set described = [] -%}
     {%- if 'format' in location -%}
-        {%- do described.extend(parity.file_columns(where, side, location)) -%}
+        {%- do described.extend(parity.file_columns(location)) -%}
     {%- elif location['dialect'] == 'spark' -%}
         {%- for column in adapter.get_columns_in_relation(parity.parity_relation(spec)) -%}
             {%- do described.append({'name': column.name, 'data_type': column.data_type}) -%}

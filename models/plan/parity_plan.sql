@@ -4,10 +4,11 @@
 {%- set side_columns = [
     'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'connections', 'relation_name', 'canonical_sql', 'native_sql',
     'checksum_sql', 'profile_sql', 'blocks_sql', 'bounds_sql', 'blocks_between_sql', 'duplicates_sql', 'checksums_sql', 'rows_sql', 'rows_of_keys_sql', 'key_names', 'column_names', 'schema_snapshot',
+    'file_view',
 ] -%}
 {%- set plan_columns = [
     'run_id', 'pair_name', 'algorithm', 'key_columns', 'value_columns', 'position_column', 'key_is_position', 'native_hash_column', 'config_json', 'column_rules',
-    'schema_findings', 'filters', 'schema_diff',
+    'schema_findings', 'filters', 'schema_diff', 'problem',
 ] -%}
 {%- for side in ['source', 'target'] -%}
     {%- for name in side_columns -%}
@@ -29,6 +30,10 @@
     {%- if execute -%}
         {%- set row = parity.pair_plan(pair, remote_columns) -%}
         {%- do row.update({'run_id': invocation_id}) -%}
+        {#- A pair whose side could not be read was not planned: what it would run is empty. -#}
+        {%- for name in plan_columns if name not in row -%}
+            {%- do row.update({name: ''}) -%}
+        {%- endfor -%}
         {%- do rows.append(row) -%}
     {%- endif -%}
 {%- endfor %}

@@ -29,15 +29,7 @@ class SessionPythonJobHelper(PythonJobHelper):
         self.server_side_parameters = dict(getattr(credential, "server_side_parameters", {}) or {})
 
     def submit(self, compiled_code: str) -> None:
-        from pyspark.sql import SparkSession
-
-        # The same builder dbt-spark's session cursor uses, so SQL and Python models share one
-        # session and one catalog.
-        builder = SparkSession.builder.enableHiveSupport()
-        for key, value in self.server_side_parameters.items():
-            builder = builder.config(key, value)
-        spark = builder.getOrCreate()
-
+        spark = dbt_session(self.server_side_parameters)
         library_logger = logging.getLogger("parity")
         bridge = _DbtLogBridge()
         library_logger.addHandler(bridge)
@@ -49,6 +41,17 @@ class SessionPythonJobHelper(PythonJobHelper):
         finally:
             library_logger.removeHandler(bridge)
             library_logger.propagate = True
+
+
+def dbt_session(server_side_parameters: dict[str, Any]) -> Any:
+    """The SparkSession of dbt-spark's session method: the same builder its cursor uses, so SQL
+    and Python models (and the plan's reads of files) share one session and one catalog."""
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.enableHiveSupport()
+    for key, value in server_side_parameters.items():
+        builder = builder.config(key, value)
+    return builder.getOrCreate()
 
 
 def register(adapter_class: type) -> None:

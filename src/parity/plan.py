@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from parity.values.column_rule import ColumnRule
+from parity.values.file_view import FileView
 from parity.values.masking import Masking
 
 
@@ -57,6 +58,9 @@ class SidePlan:
     statement_timeout_seconds: float | None = None
     # How many sessions at once a side outside Spark may use (source meta parity.connections).
     connections: int = 1
+    # For files Spark reads only with a schema (Parquet UUID columns): the temporary view the
+    # side's SQL selects from, registered in the session before it runs (sides/file_views.py).
+    file_view: FileView | None = None
 
     @property
     def schema_hash(self) -> str:
@@ -87,6 +91,9 @@ class PairPlan:
     # The run (dbt invocation) that rendered this plan: only it may publish what is computed
     # from it (models/history/parity_run_results.sql).
     run_id: str = ""
+    # Why the plan could not read a side (a file relation): the pair fails when it is
+    # reconciled, naming the side and the reason; nothing else of it was planned.
+    problem: str = ""
 
     @property
     def config_hash(self) -> str:
@@ -178,6 +185,7 @@ def _pair_plan(row: dict[str, Any]) -> PairPlan:
         filters=canonical_json(json.loads(row["filters"])),
         schema_diff=row["schema_diff"],
         run_id=row["run_id"],
+        problem=row["problem"],
     )
 
 
@@ -212,7 +220,12 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
         statement_timeout_seconds=timeout_seconds(field("statement_timeout_seconds")),
         connections=int(field("connections") or 1),
+        file_view=_file_view(field("file_view")),
     )
+
+
+def _file_view(text: str) -> FileView | None:
+    return FileView.from_plan(json.loads(text)) if text else None
 
 
 def timeout_seconds(text: str | None) -> float | None:

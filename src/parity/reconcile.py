@@ -36,6 +36,8 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
 
 def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
     started = time.perf_counter()
+    if pair.problem:  # the plan could not read a side: the pair has nothing to run
+        raise ParityError(pair.name, pair.problem)
     if not pair.schema_compatible:
         # Its schema findings are its result: no side is opened, no row is read.
         logger.info(

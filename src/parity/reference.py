@@ -12,6 +12,7 @@ import hashlib
 import json
 import math
 import struct
+import uuid
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any
@@ -62,7 +63,9 @@ def canonical_text(profile: dict[str, Any], value: Any) -> str | None:
         return "1" if spelled in TRUE_SPELLINGS else "0" if spelled in FALSE_SPELLINGS else value
     if kind == "string":
         return str(value).rstrip(" ") if profile.get("padded") else str(value)
-    if kind == "uuid":
+    if kind == "uuid":  # as text, or as its 16 bytes (a Parquet UUID column read by Spark)
+        if isinstance(value, (bytes, bytearray)):
+            return str(uuid.UUID(bytes=bytes(value)))
         return str(value).lower()
     if kind == "date":
         return value.isoformat()

@@ -12,7 +12,6 @@ import yaml
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import reconcile
 
 ORDERS_ENV = "PARITY_TEST_ORDERS_PARQUET"
@@ -108,7 +107,11 @@ def files(scratch, spark, tmp_path_factory):
     with pytest.MonkeyPatch.context() as environment:
         environment.setenv(ORDERS_ENV, str(orders_copy))
         scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
-        yield SimpleNamespace(orders_copy=orders_copy, missing=folder / "no_such_folder")
+        yield SimpleNamespace(
+            orders_copy=orders_copy,
+            missing=folder / "no_such_folder",
+            customers_json=folder / "customers_json",
+        )
         (scratch.path / SOURCES_FILE).unlink()
 
 
@@ -190,27 +193,62 @@ def test_file_relations_reconcile(scratch, spark, files):
     )
 
 
+def planned(scratch, spark) -> dict:
+    return {r["pair_name"]: r for r in spark.table(f"{scratch.schema}.parity_plan").collect()}
+
+
 @pytest.mark.parametrize(
     ("files_table", "problem"),
     [
-        ("orders_missing", "Spark cannot read parquet files at {missing}: the path does not exist"),
-        ("json_read_as_parquet", "Spark cannot read parquet files at "),
+        (
+            "orders_missing",
+            "Spark cannot read parquet files at {missing}:"
+            " [PATH_NOT_FOUND] Path does not exist: file:{missing}.",
+        ),
+        (
+            "json_read_as_parquet",
+            "Spark cannot read parquet files at {json}: [FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER]"
+            " Encountered error while reading file file:{json}/part-0.json.",
+        ),
     ],
 )
-def test_unreadable_files_name_pair_side_and_path(scratch, files, files_table, problem):
-    result = plan_only(scratch, [orders_pair("files", files_table)])
+def test_an_unreadable_pair_is_planned_as_its_problem_and_fails_alone(
+    scratch, spark, files, files_table, problem
+):
+    both_files = {
+        **orders_pair("files_both", files_table),
+        "target": {"source": ["order_files", "orders_copy"]},
+    }
+    pairs = [
+        orders_pair("files", files_table),
+        both_files,
+        orders_pair("orders_copy", "orders_copy"),
+    ]
+    # The other pair is planned in full; the unreadable one is its problem, Spark's reason.
+    assert plan_only(scratch, pairs).success
+    plan = planned(scratch, spark)
+    assert plan["orders_copy"]["problem"] == "" and plan["orders_copy"]["source_canonical_sql"]
+    expected = f"source relation (source order_files.{files_table}): " + problem.format(
+        missing=files.missing, json=files.customers_json
+    )
+    for name in ("files", "files_both"):
+        assert plan[name]["problem"].startswith(expected), plan[name]["problem"]
+        assert plan[name]["source_canonical_sql"] == plan[name]["target_canonical_sql"] == ""
+    # The readable side's files were read, and the view left to describe them dropped.
+    assert not spark.catalog.tableExists("__parity_described_target")
+
+    # Reconciled, the pair fails naming itself, its side, its relation and the reason.
+    result = reconcile(scratch, pairs)
     assert not result.success
-    assert (
-        f"parity pair 'files': source relation (source order_files.{files_table}): "
-        + problem.format(missing=files.missing)
-    ) in error_text(result)
+    (message,) = [str(r.message) for r in result.result.results if r.status == "error"]
+    assert f"parity pair 'files': {expected}" in message
+    assert "\tat " not in message and len(message.splitlines()) <= 2, message
 
 
-def test_unset_path_variable_names_pair_side_and_variable(scratch, files, monkeypatch):
+def test_unset_path_variable_names_pair_side_and_variable(scratch, spark, files, monkeypatch):
     monkeypatch.delenv(ORDERS_ENV)
-    result = plan_only(scratch, [orders_pair("files", "orders_copy")])
-    assert not result.success
-    assert (
-        "parity pair 'files': source relation (source order_files.orders_copy):"
+    assert plan_only(scratch, [orders_pair("files", "orders_copy")]).success
+    assert planned(scratch, spark)["files"]["problem"] == (
+        "source relation (source order_files.orders_copy):"
         f" environment variable {ORDERS_ENV} (parity.path_env) is not set"
-    ) in error_text(result)
+    )

@@ -28,6 +28,7 @@ def side_fields(side):
         "key_names": json.dumps(["id"]),
         "column_names": json.dumps(["a", "b"]),
         "schema_snapshot": "[]",
+        "file_view": "",
     }
     return {f"{side}_{name}": value for name, value in fields.items()}
 
@@ -48,6 +49,7 @@ def plan_row(pair, config):
         "schema_findings": "[]",
         "filters": "{}",
         "schema_diff": "[]",
+        "problem": "",
         **side_fields("source"),
         **side_fields("target"),
     }
@@ -98,3 +100,18 @@ def test_rejected_findings_stop_the_pair_and_failing_ones_fail_it():
         row["schema_findings"] = json.dumps([{**finding, "fails": True, "rejected": True}])
     (rejected,) = pairs_from_rows(rows)
     assert not rejected.schema_compatible and rejected.schema_failed
+
+
+def test_a_file_view_and_a_problem_read_back():
+    config = {"algorithm": "auto", "bisection_factor": 32, "bisection_threshold": 16384}
+    view = {
+        "view": "__parity_files_0123456789abcdef",
+        "format": "parquet",
+        "path": "/data/u",
+        "schema": "id INT,u BINARY",
+        "uuid_columns": ["u"],
+    }
+    row = {**plan_row("p", config), "source_file_view": json.dumps(view), "problem": "why"}
+    (pair,) = pairs_from_rows([row])
+    assert pair.source.file_view.as_plan() == view and pair.source.file_view.uuid_columns == ("u",)
+    assert pair.target.file_view is None and pair.problem == "why"

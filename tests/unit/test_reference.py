@@ -3,6 +3,7 @@ import hashlib
 import math
 import random
 import struct
+import uuid
 from decimal import Decimal
 from fractions import Fraction
 
@@ -92,3 +93,10 @@ def test_coarser_timestamps_follow_the_storing_engines_rule():
     before = epoch_micros(dt.datetime(1969, 12, 31, 23, 59, 59, 500))
     assert timestamp_text(before, 3, "half_away_from_1970") == "1969-12-31 23:59:59.000"
     assert timestamp_text(before, 3, "half_up") == "1969-12-31 23:59:59.001"
+
+
+def test_uuids_are_lower_case_text_from_text_or_bytes():
+    value = uuid.UUID("D7834478-E4D7-4ACB-9599-63F2B9BCA565")
+    expected = "d7834478-e4d7-4acb-9599-63f2b9bca565"
+    for held in (str(value).upper(), value, value.bytes, bytearray(value.bytes)):
+        assert canonical_text({"kind": "uuid"}, held) == expected

@@ -10,6 +10,7 @@ from pyspark.sql import Column, DataFrame, Observation, SparkSession
 from pyspark.sql import functions as F
 
 from parity.plan import SidePlan
+from parity.sides.file_views import register
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
 
@@ -32,6 +33,8 @@ class SparkSide:
     def __init__(self, spark: SparkSession, pair_name: str, plan: SidePlan) -> None:
         self.pair_name = pair_name
         self.plan = plan
+        if plan.file_view is not None:  # files Spark reads with their schema, through a view
+            register(spark, plan.file_view)
         self.canonical: DataFrame = spark.sql(plan.canonical_sql)
         # The rows compared: a NULL key matches no key (Profile).
         self.frame: DataFrame = self.canonical.where(~_null_key(plan))
