@@ -1,0 +1,97 @@
+"""The type matrix's guarantees with a side in MySQL (MariaDB 10.11 here,
+tests/integration/mysql_matrix.py): equal copies match by checksum alone, and row by row; every
+single-value change planted in any column, MySQL's quirks included, is found, and nothing else;
+against PostgreSQL, copies differ only where the two engines rounded a tie differently."""
+
+from __future__ import annotations
+
+import pytest
+
+from parity.plan import pairs_from_rows
+from parity.reference import epoch_micros, rounded_micros
+from tests.integration import mysql_matrix as matrix
+from tests.integration.remote_tables import reconcile
+from tests.integration.run_results import by_pair, finding
+from tests.integration.side_rows import canonical_rows
+
+LAKE = {"source": ["mysql_matrix_lake", matrix.TABLE]}
+MYSQL = {"source": ["mysql_matrix_mysql", matrix.TABLE]}
+MYSQL_CHANGED = {"source": ["mysql_matrix_mysql", matrix.CHANGED]}
+PAIRS = [
+    {"name": "spark_mysql", "source": MYSQL, "target": LAKE},
+    {"name": "changed_mysql", "source": MYSQL_CHANGED, "target": LAKE},
+    {"name": "mysql_mysql", "source": MYSQL_CHANGED, "target": MYSQL},
+    {"name": "mysql_pg", "source": MYSQL, "target": {"source": ["mysql_matrix_pg", matrix.TABLE]}},
+]
+PLANTED = {(str(key), "value_mismatch", column) for column, key, _ in matrix.PLANTED}
+
+
+@pytest.fixture(scope="module")
+def reconciled(scratch, spark, mariadb_url, postgres_url):
+    matrix.write_spark_table(spark, scratch.schema)
+    matrix.copy_to_mysql(mariadb_url)
+    matrix.copy_to_postgres(postgres_url)
+    scratch.write("models/mysql_matrix_sources.yml", matrix.SOURCES)
+    pairs = [{**pair, "key": "id", "bisection_threshold": 4} for pair in PAIRS]
+    try:
+        assert reconcile(scratch, pairs).success
+        summaries, differences = by_pair(spark, scratch.schema, finding, set)
+        plans = pairs_from_rows(
+            [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
+        )
+        yield summaries, differences, {plan.name: plan for plan in plans}
+    finally:
+        (scratch.path / "models/mysql_matrix_sources.yml").unlink()
+
+
+def test_equal_copies_match_by_checksum_alone(reconciled):
+    summaries, differences, _ = reconciled
+    found = summaries["spark_mysql"]
+    assert found["passed"], sorted(differences.get("spark_mysql", ()))
+    assert (found["source_rows"], found["checksum_passes"], found["rows_moved"]) == (10, 1, 0)
+
+
+@pytest.mark.parametrize("name", ["changed_mysql", "mysql_mysql"])
+def test_every_planted_change_is_found_and_nothing_else(reconciled, name):
+    """MySQL's collation holds 'a' = 'a ' = 'A', TINYINT(1) is a boolean only by name, and a
+    TIMESTAMP is stored in UTC: every change is still found, by its bytes and its instant."""
+    summaries, differences, _ = reconciled
+    assert differences[name] == PLANTED
+    assert not summaries[name]["passed"]
+    assert summaries[name]["algorithm"] == "hashdiff"
+
+
+def test_every_row_downloaded_agrees_too(reconciled, spark):
+    _, _, plans = reconciled
+    plan = plans["spark_mysql"]
+    source, target = (canonical_rows(side, spark) for side in (plan.source, plan.target))
+    assert len(source) == 10 and source == target
+
+
+def test_mysql_and_postgres_copies_differ_only_where_their_rounding_does(reconciled):
+    """MySQL rounds a finer fraction half up, PostgreSQL a tie away from 2000-01-01: the ties
+    before 2000 were stored differently, and only they are reported."""
+    _, differences, _ = reconciled
+    expected = set()
+    for row in matrix.rows():
+        for column, source, digits in (("at_ms", "at", 3), ("wall_s", "wall", 0)):
+            if row[source] is None:
+                continue
+            micros = epoch_micros(row[source])
+            if rounded_micros(micros, digits, "half_up") != rounded_micros(
+                micros, digits, "half_away_from_2000"
+            ):
+                expected.add((str(row["id"]), "value_mismatch", column))
+    assert expected  # the matrix holds such ties
+    assert differences.get("mysql_pg", set()) == expected
+
+
+# How each quirk column pair was negotiated: MySQL's TIMESTAMP is an instant, its utf8mb4 text
+# a plain string whatever its collation, its DECIMAL(65,30) a decimal at Spark's scale 30.
+QUIRK_RULES = {"at_ts": ("timestamp", 0), "padded": ("string", 0), "wide": ("decimal", 30)}
+
+
+def test_mysql_types_are_read_as_their_quirks_require(reconciled):
+    _, _, plans = reconciled
+    rules = {rule.column: rule for rule in plans["spark_mysql"].column_rules}
+    assert {c: (rules[c].kind, rules[c].scale) for c in QUIRK_RULES} == QUIRK_RULES
