@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -41,17 +40,18 @@ def _as_mysql() -> dict[str, object]:
     return {"user": "mysql", "group": "mysql", "extra_groups": []} if os.geteuid() == 0 else {}
 
 
-def _wait_for(port: int, server: subprocess.Popen, log: Path) -> None:
+def _wait_for(url: str, server: subprocess.Popen, log: Path) -> None:
+    """Until the user `parity` logs in: the server listens before it has run its init file."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise RuntimeError(f"MariaDB did not start: {log.read_text()[-2000:]}")
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            client(url, connect_timeout=1).close()
             return
-        except OSError:
+        except pymysql.err.OperationalError:
             time.sleep(0.2)
-    raise RuntimeError("MariaDB did not accept connections within 60 s")
+    raise RuntimeError("MariaDB did not accept its user within 60 s")
 
 
 @contextmanager
@@ -63,7 +63,7 @@ def mariadb_server() -> Iterator[str]:
     folder = Path(tempfile.mkdtemp(prefix="parity-mariadb-"))
     if os.geteuid() == 0:
         shutil.chown(folder, "mysql")
-    data, port, log = folder / "data", free_port(), folder / "log"
+    data, port, log = folder / "data", free_port(), folder / "server.err"
     subprocess.run(
         [
             INSTALL_DB,
@@ -107,10 +107,11 @@ def mariadb_server() -> Iterator[str]:
         stderr=subprocess.DEVNULL,
         **_as_mysql(),
     )
+    url = f"mysql://parity:{password}@127.0.0.1:{port}/parity"
     try:
-        _wait_for(port, server, log)
+        _wait_for(url, server, log)
         init.unlink()
-        yield f"mysql://parity:{password}@127.0.0.1:{port}/parity"
+        yield url
     finally:
         server.terminate()
         try:

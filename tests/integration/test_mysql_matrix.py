@@ -10,6 +10,8 @@ import pytest
 from parity.plan import pairs_from_rows
 from parity.reference import epoch_micros, rounded_micros
 from tests.integration import mysql_matrix as matrix
+from tests.integration.dbt_project_copy import error_text
+from tests.integration.mariadb_server import client
 from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import by_pair, finding
 from tests.integration.side_rows import canonical_rows
@@ -95,3 +97,22 @@ def test_mysql_types_are_read_as_their_quirks_require(reconciled):
     _, _, plans = reconciled
     rules = {rule.column: rule for rule in plans["spark_mysql"].column_rules}
     assert {c: (rules[c].kind, rules[c].scale) for c in QUIRK_RULES} == QUIRK_RULES
+
+
+INJECTION = (
+    "true)) as canonical) as canonical group by __parity_k0) as per_key;"
+    f" drop table {matrix.TABLE}; commit; select 1 from (select 1 as __parity_k0 from"
+    " (select 1 from (select 1 where (true"
+)
+
+
+def test_an_injected_filter_leaves_mysql_untouched(scratch, reconciled, mariadb_url):
+    """Last here: it runs the project again."""
+    pair = {**PAIRS[0], "name": "injected", "key": "id"}
+    result = reconcile(scratch, [{**pair, "where": {"source": INJECTION, "target": "1=1"}}])
+    assert not result.success
+    message = error_text(result)
+    assert "parity pair 'injected': the source side's where is refused (mysql)" in message
+    with client(mariadb_url) as connection, connection.cursor() as cursor:
+        cursor.execute(f"select count(*) from {matrix.TABLE}")
+        assert cursor.fetchone() == (10,)

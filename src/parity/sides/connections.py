@@ -48,11 +48,14 @@ FAILURES = [
         "unknown database",
         re.compile(r"database (\S+ )?does not exist|unknown database|to database", re.I),
     ),
-    # MySQL: (2003, "Can't connect to MySQL server on '127.0.0.1' ([Errno 111] Connection refused)").
+    # MySQL: (2003, "Can't connect to MySQL server on 'h' ([Errno 111] Connection refused)").
     ("connection refused", re.compile(r"connection refused", re.I)),
     ("timed out", re.compile(r"timeout expired|timed out", re.I)),
     ("unknown host", re.compile(r"could not translate host name|name or service not known", re.I)),
 ]
+# A query that is a SELECT: its first word, with no comment before it (MySQL runs the text of
+# `/*! ... */` comments).
+SELECT = re.compile(r"\s*select\s", re.I)
 USERINFO = re.compile(r"//([^@/?#]*)@")
 # A password given as a keyword: `password=...` in a key=value string, `?password=` in a URL.
 PASSWORD_KEYWORD = re.compile(r"(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s&#]+)", re.I)
@@ -90,10 +93,13 @@ class ReadOnlyConnection:
 
     def _mysql(self, sql: str, params: list[Any] | None) -> list[tuple[Any, ...]]:
         # The session's transactions are read only (SET SESSION TRANSACTION READ ONLY); this
-        # query's opens with its first statement and is rolled back. Parameters are user
+        # query's opens with its first statement and is rolled back. Only a SELECT runs, so no
+        # query can change the session (SET) or commit through DDL. Parameters are user
         # variables (parity.query_parameter: @__parity_1...), set by the client with its own
         # escaping in one statement of parity's; the plan's SQL itself goes as written, so a
         # `%` in it is never read as a placeholder.
+        if not SELECT.match(sql):
+            raise ValueError("parity runs exactly one select per query in MySQL; refused")
         try:
             with self.handle.cursor() as cursor:
                 if params:
