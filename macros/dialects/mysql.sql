@@ -158,6 +158,13 @@
 {% endmacro %}
 
 
+{#- Every MySQL collation of text, utf8mb4_bin included, may pad trailing spaces ('a' = 'a '):
+    canonical keys are grouped by their bytes. -#}
+{% macro mysql__group_key(expression) %}
+    {{ return('cast(' ~ expression ~ ' as binary)') }}
+{% endmacro %}
+
+
 {% macro mysql__quote_identifier(name) %}
     {{ return('`' ~ (name | string).replace('`', '``') ~ '`') }}
 {% endmacro %}

@@ -5,6 +5,9 @@ against PostgreSQL, copies differ only where the two engines rounded a tie diffe
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+
 import pytest
 
 from parity.plan import pairs_from_rows
@@ -16,6 +19,7 @@ from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import by_pair, finding
 from tests.integration.side_rows import canonical_rows
 
+WINDOW_DAYS = 3000
 LAKE = {"source": ["mysql_matrix_lake", matrix.TABLE]}
 MYSQL = {"source": ["mysql_matrix_mysql", matrix.TABLE]}
 MYSQL_CHANGED = {"source": ["mysql_matrix_mysql", matrix.CHANGED]}
@@ -24,6 +28,18 @@ PAIRS = [
     {"name": "changed_mysql", "source": MYSQL_CHANGED, "target": LAKE},
     {"name": "mysql_mysql", "source": MYSQL_CHANGED, "target": MYSQL},
     {"name": "mysql_pg", "source": MYSQL, "target": {"source": ["mysql_matrix_pg", matrix.TABLE]}},
+    # Keyed by text that MySQL's collations equate ('a', 'a ', 'A'), one NULL key among them.
+    {"name": "text_key", "source": MYSQL, "target": LAKE, "key": "padded", "enforce_key": "warn"},
+    # Time windows over a TIMESTAMP and a DATE: their bounds as MySQL literals.
+    *(
+        {
+            "name": f"recent_{column}",
+            "source": MYSQL,
+            "target": LAKE,
+            "time_window": {"column": column, "max_age": f"{WINDOW_DAYS} days"},
+        }
+        for column in ("at_ts", "day")
+    ),
 ]
 PLANTED = {(str(key), "value_mismatch", column) for column, key, _ in matrix.PLANTED}
 
@@ -34,7 +50,7 @@ def reconciled(scratch, spark, mariadb_url, postgres_url):
     matrix.copy_to_mysql(mariadb_url)
     matrix.copy_to_postgres(postgres_url)
     scratch.write("models/mysql_matrix_sources.yml", matrix.SOURCES)
-    pairs = [{**pair, "key": "id", "bisection_threshold": 4} for pair in PAIRS]
+    pairs = [{"key": "id", "bisection_threshold": 4, **pair} for pair in PAIRS]
     try:
         assert reconcile(scratch, pairs).success
         summaries, differences = by_pair(spark, scratch.schema, finding, set)
@@ -97,6 +113,34 @@ def test_mysql_types_are_read_as_their_quirks_require(reconciled):
     _, _, plans = reconciled
     rules = {rule.column: rule for rule in plans["spark_mysql"].column_rules}
     assert {c: (rules[c].kind, rules[c].scale) for c in QUIRK_RULES} == QUIRK_RULES
+
+
+def test_text_keys_are_told_apart_by_their_bytes(reconciled):
+    """MySQL's collations hold 'a' = 'a ' = 'A' (and '' = ' '): as keys they are still distinct
+    keys, none duplicated, and each matches its own row."""
+    summaries, differences, _ = reconciled
+    found = summaries["text_key"]
+    assert "text_key" not in differences
+    nulls = (found["source_null_keys"], found["target_null_keys"])
+    assert (found["source_rows"], *nulls) == (10, 1, 1)
+    assert (found["source_duplicate_keys"], found["target_duplicate_keys"]) == (0, 0)
+
+
+@pytest.mark.parametrize("column", ["at_ts", "day"])
+def test_a_time_window_bounds_both_sides_alike(reconciled, column):
+    summaries, differences, _ = reconciled
+    found = summaries[f"recent_{column}"]
+    since = dt.datetime.fromisoformat(json.loads(found["filters"])["time_window"]["from"])
+    since = since.replace(tzinfo=dt.timezone.utc)
+    kept = [
+        row
+        for row in matrix.rows()
+        if row[column] is not None
+        and (row[column] >= since if column == "at_ts" else row[column] >= since.date())
+    ]
+    assert 0 < len(kept) < 10
+    assert (found["source_rows"], found["target_rows"]) == (len(kept), len(kept))
+    assert found["passed"], differences.get(f"recent_{column}")
 
 
 INJECTION = (
