@@ -11,13 +11,14 @@ import json
 import pytest
 
 from parity.plan import pairs_from_rows
-from parity.reference import epoch_micros, rounded_micros
+from parity.reference import epoch_micros, hash_grid, rounded_micros, tolerant_text
 from tests.integration import mysql_matrix as matrix
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.mariadb_server import client
 from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import by_pair, finding
 from tests.integration.side_rows import canonical_rows
+from tests.integration.test_type_matrix import TOLERANCE
 
 WINDOW_DAYS = 3000
 LAKE = {"source": ["mysql_matrix_lake", matrix.TABLE]}
@@ -40,6 +41,8 @@ PAIRS = [
         }
         for column in ("at_ts", "day")
     ),
+    # Every tolerant family, so that MySQL writes the tolerant checksum text of every value.
+    {"name": "tolerant_mysql", "source": MYSQL, "target": LAKE, "tolerance": TOLERANCE},
 ]
 PLANTED = {(str(key), "value_mismatch", column) for column, key, _ in matrix.PLANTED}
 
@@ -141,6 +144,35 @@ def test_a_time_window_bounds_both_sides_alike(reconciled, column):
     assert 0 < len(kept) < 10
     assert (found["source_rows"], found["target_rows"]) == (len(kept), len(kept))
     assert found["passed"], differences.get(f"recent_{column}")
+
+
+CASE_KEPT = {"case_insensitive": False}
+
+
+def test_tolerant_texts_are_the_references_in_mysql(reconciled, spark):
+    """MySQL's tolerant checksum text of every value (zeros, the largest double, subnormals,
+    TIMESTAMP's first and last instants...) is the Python reference's, and equal copies still
+    match by checksum alone. Text keeps its case on the grid: MySQL folds no case for it."""
+    summaries, differences, plans = reconciled
+    found = summaries["tolerant_mysql"]
+    assert found["passed"], sorted(differences.get("tolerant_mysql", ()))
+    assert (found["checksum_passes"], found["rows_moved"]) == (1, 0)
+    plan = plans["tolerant_mysql"]
+    source, target = (canonical_rows(side, spark) for side in (plan.source, plan.target))
+    assert source == target
+    rules = {rule.column: rule for rule in plan.column_rules}
+    compared = list(plan.source.column_names)
+    assert {"ratio", "ratio32", "narrowed", "at", "at_ts", "padded"} <= set(plan.gridded_columns)
+    for row in source.values():
+        canonical, tolerant = row[1 : 1 + len(compared)], row[1 + len(compared) :]
+        expected = tuple(
+            tolerant_text(
+                hash_grid(rules[column].kind, {**rules[column].tolerance, **CASE_KEPT}),
+                canonical[compared.index(column)],
+            )
+            for column in plan.gridded_columns
+        )
+        assert tolerant == expected
 
 
 INJECTION = (
