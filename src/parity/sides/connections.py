@@ -216,7 +216,7 @@ def _mysql_session(url: str, timeout: float | None) -> Any:
     import pymysql
 
     parts = urlsplit(url)
-    if parts.scheme not in ("mysql", "mariadb") or not parts.hostname or parts.query:
+    if parts.scheme != "mysql" or not parts.hostname or parts.query:
         raise ValueError(
             "malformed URL: expected mysql://user:password@host:port/database, without options"
         )
