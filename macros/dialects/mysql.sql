@@ -29,11 +29,11 @@
 
 
 {#- Text is converted to utf8mb4 first, so the MD5 reads the same UTF-8 bytes as every other
-    engine whatever the column's character set, and collated by its bytes, so that a query
-    grouping canonical keys never merges 'A' with 'a' as a case-insensitive collation would. -#}
+    engine whatever the column's character set. Its collation plays no part: no canonical text
+    is compared, and keys are grouped by their bytes (mysql__group_key). -#}
 {% macro mysql__canonical_value(expression, profile) %}
     {%- set kind = profile['kind'] -%}
-    {%- set text = '(convert(' ~ expression ~ ' using utf8mb4) collate utf8mb4_bin)' -%}
+    {%- set text = 'convert(' ~ expression ~ ' using utf8mb4)' -%}
     {%- if kind == 'integer' -%}
         {{ return('cast(' ~ expression ~ ' as char)') }}
     {%- elif kind == 'decimal' -%}
