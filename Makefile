@@ -1,5 +1,5 @@
 # The two commands a new user needs: `make demo` and `make test`. Each installs what it needs:
-# Java (and, for the tests, a PostgreSQL server) through apt-get when missing, pinned Python
+# Java (and, for the tests, PostgreSQL and MariaDB servers) through apt-get when missing, pinned Python
 # packages in .venv.
 SHELL := /bin/bash
 PYTHON ?= python3
@@ -11,16 +11,16 @@ export SPARK_CONF_DIR := $(CURDIR)/profiles/spark-conf
 export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 
-.PHONY: demo test unit lint bench setup java postgres clean
+.PHONY: demo test unit lint bench setup java postgres mariadb clean
 
 demo: setup
 	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/dbt build
 
-test: lint postgres
+test: lint postgres mariadb
 	$(BIN)/pytest
 
 # The fast lane: the pure-Python and small Spark tests (markers by folder, tests/conftest.py), with
-# no lint, no dbt run and no PostgreSQL.
+# no lint, no dbt run and no PostgreSQL or MariaDB.
 unit: setup
 	$(BIN)/pytest -m "unit or spark"
 
@@ -56,6 +56,12 @@ postgres:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
 		echo "Installing PostgreSQL for the tests"; \
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends postgresql; }
+
+# And their own throwaway MariaDB server (the mysql dialect), as the unprivileged mysql user.
+mariadb:
+	@ls /usr/sbin/mariadbd >/dev/null 2>&1 || { \
+		echo "Installing MariaDB for the tests"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends mariadb-server; }
 
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)

@@ -38,6 +38,11 @@
 {% endmacro %}
 
 
+{% macro default__group_key(expression) %}
+    {{ return(expression) }}
+{% endmacro %}
+
+
 {% macro default__subquery_fence() %}
     {{ return('') }}
 {% endmacro %}

@@ -1,9 +1,11 @@
-{#- MySQL 8: what it renders unlike the defaults (default.sql): types by kind, canonical values,
-    row hash, checksum, key position, cell number, identifiers, trimming and case. Rendered only:
-    parity does not connect to MySQL yet. -#}
+{#- MySQL 8 and MariaDB: what they render unlike the defaults (default.sql): types by kind,
+    canonical values, row hash, checksum, key position, cell number, query parameters, listed
+    cells and keys, key blocks, time literals, identifiers, trimming and case. The tests run it
+    on MariaDB 10.11; where MySQL 8 could differ, the SQL keeps to what both document. -#}
 
 {#- Names as information_schema.columns.column_type spells them (decimal(12,2), int unsigned,
-    datetime(3)). BOOLEAN is tinyint(1), an integer, which pairs with a boolean as 1/0. Temporal
+    datetime(3); MariaDB adds display widths, int(11)). BOOLEAN is tinyint(1), an integer, which
+    pairs with a boolean as 1/0. Temporal
     columns default to 0 fractional digits, and MySQL rounds finer values half up when it stores
     them. JSON is not canonicalized: MySQL reorders object keys its own way. -#}
 {% macro mysql__type_profile(data_type) %}
@@ -27,7 +29,8 @@
 
 
 {#- Text is converted to utf8mb4 first, so the MD5 reads the same UTF-8 bytes as every other
-    engine whatever the column's character set. -#}
+    engine whatever the column's character set. Its collation plays no part: no canonical text
+    is compared, and keys are grouped by their bytes (mysql__group_key). -#}
 {% macro mysql__canonical_value(expression, profile) %}
     {%- set kind = profile['kind'] -%}
     {%- set text = 'convert(' ~ expression ~ ' using utf8mb4)' -%}
@@ -68,17 +71,18 @@
 
 {#- C's `%.13a` of a finite non-zero double. MySQL can neither print hexadecimal floats nor read
     a double's bits, so the binary exponent comes from log2() (std::log2, corrected by one either
-    way against exact powers of two), and the significand is the value divided by that power
-    of two, exactly, times 2^52: an integer that hex() prints as `1` and the 13 fraction digits.
-    MySQL's DOUBLE range excludes subnormals, so the leading digit is always 1. -#}
+    way against exact powers of two, and held between -1023 and 1022 so that pow() stays finite),
+    and the significand is the value divided by that power of two, exactly, times 2^52: an
+    integer that hex() prints as `1` and the 13 fraction digits. MariaDB stores subnormal
+    doubles: below 2^-1022 the power is 2^-1022, the integer has 13 digits and `0` leads. -#}
 {% macro _mysql_hex_float(value) %}
     {%- set magnitude = 'abs(' ~ value ~ ')' -%}
-    {%- set estimate = 'least(greatest(cast(floor(log2(' ~ magnitude ~ ')) as signed), -1022), 1022)' -%}
-    {%- set exponent = '(' ~ estimate ~ ' + case when ' ~ magnitude ~ ' >= pow(2, ' ~ estimate ~ ' + 1) then 1 when '
-        ~ magnitude ~ ' < pow(2, ' ~ estimate ~ ') then -1 else 0 end)' -%}
+    {%- set estimate = 'least(greatest(cast(floor(log2(' ~ magnitude ~ ')) as signed), -1023), 1022)' -%}
+    {%- set exponent = 'greatest(' ~ estimate ~ ' + case when ' ~ magnitude ~ ' >= pow(2, ' ~ estimate ~ ' + 1) then 1 when '
+        ~ magnitude ~ ' < pow(2, ' ~ estimate ~ ') then -1 else 0 end, -1022)' -%}
     {%- set significand = 'cast(' ~ magnitude ~ ' / pow(2, ' ~ exponent ~ ') * 4503599627370496 as unsigned)' -%}
     {{ return(
-        "concat(case when " ~ value ~ " < 0 then '-' else '' end, '0x', insert(lower(hex(" ~ significand ~ ")), 2, 0, '.'),"
+        "concat(case when " ~ value ~ " < 0 then '-' else '' end, '0x', insert(lpad(lower(hex(" ~ significand ~ ")), 14, '0'), 2, 0, '.'),"
         ~ " replace(concat('p+', " ~ exponent ~ "), '+-', '-'))"
     ) }}
 {% endmacro %}
@@ -110,6 +114,57 @@
 {% endmacro %}
 
 
+{#- A query's parameters are user variables, which parity's client sets before the query
+    (src/parity/sides/connections.py): the plan's SQL then goes to the server as written. -#}
+{% macro mysql__query_parameter(number) %}
+    {{ return('@__parity_' ~ number) }}
+{% endmacro %}
+
+
+{#- MySQL has no arrays: a list travels as a JSON array, which json_table unnests. -#}
+{% macro _mysql_listed(parameter) %}
+    {{ return("(select listed.item from json_table(" ~ parameter ~ ", '$[*]' columns (item decimal(65, 0) path '$')) as listed)") }}
+{% endmacro %}
+
+
+{% macro mysql__cell_listed(cell, parameter) %}
+    {{ return(cell ~ ' in ' ~ parity._mysql_listed(parameter)) }}
+{% endmacro %}
+
+
+{% macro mysql__key_listed(key, parameter) %}
+    {{ return(key ~ ' in ' ~ parity._mysql_listed(parameter)) }}
+{% endmacro %}
+
+
+{#- Positions are decimals, so blocks are floored quotients (never a shift, which MySQL takes
+    on unsigned 64 bits); bit_or adds up unsigned 64-bit integers. -#}
+{% macro mysql__key_block(position) %}
+    {%- set number = 'floor(' ~ position ~ ' / 32)' -%}
+    {{ return({
+        'number': number,
+        'keys': 'bit_or(1 << cast(' ~ position ~ ' - ' ~ number ~ ' * 32 as unsigned))',
+    }) }}
+{% endmacro %}
+
+
+{#- parity's session runs at time_zone '+00:00', so a DATETIME literal compared with a TIMESTAMP
+    column is read as UTC. -#}
+{% macro mysql__timestamp_literal(utc_text, kind) %}
+    {%- if kind == 'date' -%}
+        {{ return("date '" ~ utc_text[:10] ~ "'") }}
+    {%- endif -%}
+    {{ return("timestamp '" ~ utc_text ~ "'") }}
+{% endmacro %}
+
+
+{#- Every MySQL collation of text, utf8mb4_bin included, may pad trailing spaces ('a' = 'a '):
+    canonical keys are grouped by their bytes. -#}
+{% macro mysql__group_key(expression) %}
+    {{ return('cast(' ~ expression ~ ' as binary)') }}
+{% endmacro %}
+
+
 {% macro mysql__quote_identifier(name) %}
     {{ return('`' ~ (name | string).replace('`', '``') ~ '`') }}
 {% endmacro %}
@@ -122,7 +177,7 @@
 
 {#- None: MySQL has no translate(), and its lower() follows the collation, which may fold more
     than the verdict does; a tolerant column of a pair with a MySQL side hashes its case
-    exactly. -#}
+    exactly. (26 nested replace() calls would do, but nest deeper than sqlfluff parses.) -#}
 {% macro mysql__ascii_lower(text) %}
     {{ return(none) }}
 {% endmacro %}

@@ -1,6 +1,7 @@
 {#- The queries parity sends a side held by another engine, rendered whole in its dialect around
     the side's canonical select (parity.side_select):
-    - `profile`: sizes, checksum, key range and key counts, in one pass grouped by key;
+    - `profile`: sizes, checksum, key range and key counts, in one pass grouped by key (its
+      canonical fields, parity.group_key);
     - `blocks` (a single integer key, where the dialect numbers blocks): one pass grouped by
       block of 32 consecutive keys, each with its rows, checksum and one bit per key present
       (parity.key_block), from which parity answers the checksums of coarser cells itself;
@@ -22,6 +23,10 @@
     key matches no key: it is counted, never compared. -#}
 {% macro remote_queries(dialect, relation_name, key_count, columns, predicate, aliases) %}
     {%- set keys = aliases['keys'] | join(', ') -%}
+    {%- set grouped_keys = [] -%}
+    {%- for key in aliases['keys'] -%}
+        {%- do grouped_keys.append(parity.group_key(dialect, key)) -%}
+    {%- endfor -%}
     {%- set null_tests = [] -%}
     {%- for key in aliases['keys'] -%}
         {%- do null_tests.append(key ~ ' is null') -%}
@@ -46,7 +51,7 @@
             ~ ' sum(case when ' ~ null_key ~ ' or n = 1 then 0 else 1 end)'
             ~ ' from (select ' ~ keys ~ ', count(*) as n, ' ~ checksum ~ ' as total,'
             ~ ' min(' ~ position ~ ') as low, max(' ~ position ~ ') as high'
-            ~ ' from (' ~ whole ~ ') as canonical group by ' ~ keys ~ ') as per_key',
+            ~ ' from (' ~ whole ~ ') as canonical group by ' ~ grouped_keys | join(', ') ~ ') as per_key',
         'blocks': '',
         'bounds': '',
         'blocks_between': '',

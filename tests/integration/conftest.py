@@ -6,6 +6,7 @@ import pytest
 
 from tests.conftest import dbt_on_package
 from tests.integration.dbt_project_copy import DbtProject
+from tests.integration.mariadb_server import mariadb_server
 from tests.integration.postgres_server import postgres_server
 from tests.integration.remote_tables import SOURCES, copy_to_duckdb, copy_to_postgres
 
@@ -36,6 +37,13 @@ def scratch(spark, tmp_path_factory) -> DbtProject:
 def postgres_url():
     """A PostgreSQL server on 127.0.0.1 that lives as long as the test session."""
     with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def mariadb_url():
+    """A MariaDB server (the mysql dialect) on 127.0.0.1 that lives as long as the test session."""
+    with mariadb_server() as url:
         yield url
 
 

@@ -12,6 +12,7 @@ from pyspark.sql import SparkSession
 
 from parity.plan import SidePlan
 from parity.reference import row_hash
+from tests.integration.mariadb_server import client
 
 
 def canonical_rows(plan: SidePlan, spark: SparkSession) -> dict[str, tuple]:
@@ -23,6 +24,10 @@ def canonical_rows(plan: SidePlan, spark: SparkSession) -> dict[str, tuple]:
         with psycopg.connect(os.environ[plan.connection_env]) as connection:
             cursor = connection.execute(plan.canonical_sql)
             names, rows = [d.name for d in cursor.description], cursor.fetchall()
+    elif plan.dialect == "mysql":
+        with client(os.environ[plan.connection_env]) as connection, connection.cursor() as cursor:
+            cursor.execute(plan.canonical_sql)
+            names, rows = [d[0] for d in cursor.description], cursor.fetchall()
     else:
         with duckdb.connect(os.environ[plan.connection_env], read_only=True) as connection:
             cursor = connection.execute(plan.canonical_sql)

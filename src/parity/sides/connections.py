@@ -5,7 +5,10 @@ the session rather than trusted to the SQL: every PostgreSQL query runs in a rea
 transaction of its own (the server refuses any write) through the extended query protocol (the
 server refuses a second statement); a DuckDB database is opened read-only and a query that is
 not exactly one SELECT is refused before it runs (read-only DuckDB still lets `copy ... to`
-write a file). A user may bound every query with a statement timeout.
+write a file); a MySQL (or MariaDB) session is set read-only and every query runs in a
+transaction of its own, rolled back (the server refuses any write), over a client that does not
+enable multiple statements (the server refuses a second one). A user may bound every query with
+a statement timeout.
 
 The connection string comes only from the environment variable the source's meta names; it is
 never logged or written, and errors name the variable and the driver's reason with any secret
@@ -14,25 +17,45 @@ removed.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import threading
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from parity.errors import ParityError
 
 # The client each engine needs, and the pip extra that installs it.
-DRIVERS = {"duckdb": ("duckdb", "duckdb"), "postgres": ("psycopg", "postgres")}
+DRIVERS = {
+    "duckdb": ("duckdb", "duckdb"),
+    "postgres": ("psycopg", "postgres"),
+    "mysql": ("pymysql", "mysql"),
+}
 # What a driver's message says went wrong, for a person to act on, by the first pattern found.
 FAILURES = [
-    ("authentication failed", re.compile(r"authentication failed|no password supplied", re.I)),
-    # PostgreSQL: database "x" does not exist; DuckDB, a missing file: database does not exist.
-    ("unknown database", re.compile(r"database (\S+ )?does not exist", re.I)),
+    # MySQL: (1045, "Access denied for user 'parity'@'localhost' (using password: YES)").
+    (
+        "authentication failed",
+        re.compile(
+            r"authentication failed|no password supplied|access denied for user \S+ \(using", re.I
+        ),
+    ),
+    # PostgreSQL: database "x" does not exist; DuckDB, a missing file: database does not exist;
+    # MySQL: (1049, "Unknown database 'x'"), or to a user who may not see it (1044, "Access
+    # denied for user 'parity'@'%' to database 'x'"): MySQL tells the two apart to no one else.
+    (
+        "unknown database",
+        re.compile(r"database (\S+ )?does not exist|unknown database|to database", re.I),
+    ),
+    # MySQL: (2003, "Can't connect to MySQL server on 'h' ([Errno 111] Connection refused)").
     ("connection refused", re.compile(r"connection refused", re.I)),
     ("timed out", re.compile(r"timeout expired|timed out", re.I)),
     ("unknown host", re.compile(r"could not translate host name|name or service not known", re.I)),
 ]
+# A query that is a SELECT: its first word, with no comment before it (MySQL runs the text of
+# `/*! ... */` comments).
+SELECT = re.compile(r"\s*select\s", re.I)
 USERINFO = re.compile(r"//([^@/?#]*)@")
 # A password given as a keyword: `password=...` in a key=value string, `?password=` in a URL.
 PASSWORD_KEYWORD = re.compile(r"(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s&#]+)", re.I)
@@ -51,6 +74,8 @@ class ReadOnlyConnection:
         try:
             if self.dialect == "duckdb":
                 return self._duckdb(sql, params)
+            if self.dialect == "mysql":
+                return self._mysql(sql, params)
             return self._postgres(sql, params)
         except Exception as error:  # each driver has its own error classes
             raise QueryError(_scrubbed(str(error), self.secrets), self.timeout) from None
@@ -63,6 +88,25 @@ class ReadOnlyConnection:
         try:
             cursor = self.handle.execute(sql, params, prepare=True)
             return cursor.fetchall()
+        finally:
+            self.handle.rollback()
+
+    def _mysql(self, sql: str, params: list[Any] | None) -> list[tuple[Any, ...]]:
+        # The session's transactions are read only (SET SESSION TRANSACTION READ ONLY); this
+        # query's opens with its first statement and is rolled back. Only a SELECT runs, so no
+        # query can change the session (SET) or commit through DDL. Parameters are user
+        # variables (parity.query_parameter: @__parity_1...), set by the client with its own
+        # escaping in one statement of parity's; the plan's SQL itself goes as written, so a
+        # `%` in it is never read as a placeholder.
+        if not SELECT.match(sql):
+            raise ValueError("parity runs exactly one select per query in MySQL; refused")
+        try:
+            with self.handle.cursor() as cursor:
+                if params:
+                    assigned = ", ".join(f"@__parity_{n} = %s" for n in range(1, len(params) + 1))
+                    cursor.execute(f"set {assigned}", [_mysql_parameter(p) for p in params])
+                cursor.execute(sql)
+                return list(cursor.fetchall())
         finally:
             self.handle.rollback()
 
@@ -118,6 +162,8 @@ def connect(
     try:
         if dialect == "duckdb":
             handle = _duckdb_session(target)
+        elif dialect == "mysql":
+            handle = _mysql_session(target, statement_timeout_seconds)
         else:
             handle = _postgres_session(target, statement_timeout_seconds)
     except Exception as error:  # the driver's own error; its text may carry the target
@@ -150,6 +196,59 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
     connection = psycopg.connect(url, cursor_factory=psycopg.RawCursor, **options)
     connection.read_only = True  # every transaction opens with BEGIN READ ONLY
     return connection
+
+
+# What a MySQL session is set to before parity's first query, so that nothing of the server's or
+# the user's defaults reaches a canonical text or a filter (docs/canonical-encoding.md, "Session
+# settings"):
+# - time_zone UTC: a TIMESTAMP column compared with a time window's bound (a literal) is read in
+#   the session's zone, and UTC has no DST gaps;
+# - sql_mode empty: no mode that changes how the plan's SQL reads (ANSI_QUOTES,
+#   PIPES_AS_CONCAT, NO_BACKSLASH_ESCAPES, MariaDB's EMPTY_STRING_IS_NULL and ORACLE) or what a
+#   CHAR column returns (PAD_CHAR_TO_FULL_LENGTH);
+# and every transaction of the session read only (a statement of its own: the variable behind it
+# is named differently in MySQL and MariaDB). The character set is utf8mb4 (the client's
+# `charset`), so that text of any plane travels whole.
+MYSQL_SESSION = ["set time_zone = '+00:00', sql_mode = ''", "set session transaction read only"]
+
+
+def _mysql_session(url: str, timeout: float | None) -> Any:
+    import pymysql
+
+    parts = urlsplit(url)
+    if parts.scheme != "mysql" or not parts.hostname or parts.query:
+        raise ValueError(
+            "malformed URL: expected mysql://user:password@host:port/database, without options"
+        )
+    connection = pymysql.connect(
+        host=parts.hostname,
+        port=parts.port or 3306,
+        user=unquote(parts.username or ""),
+        password=unquote(parts.password or ""),
+        database=unquote(parts.path.lstrip("/")) or None,
+        charset="utf8mb4",
+        connect_timeout=10,
+        autocommit=False,
+    )
+    with connection.cursor() as cursor:
+        for statement in MYSQL_SESSION:
+            cursor.execute(statement)
+        if timeout:
+            cursor.execute("select version()")
+            (version,) = cursor.fetchone()
+            # MariaDB bounds any statement in seconds; MySQL bounds a SELECT in milliseconds
+            # (at least 1: 0 is no limit).
+            if "mariadb" in version.lower():
+                cursor.execute(f"set max_statement_time = {timeout:.6f}")
+            else:
+                cursor.execute(f"set max_execution_time = {max(1, round(timeout * 1000))}")
+    connection.commit()
+    return connection
+
+
+def _mysql_parameter(value: Any) -> Any:
+    """A list (cells, keys, blocks) as the JSON array parity's SQL reads with json_table."""
+    return json.dumps(value) if isinstance(value, list) else value
 
 
 def _duckdb_session(path: str) -> Any:

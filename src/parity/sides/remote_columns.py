@@ -9,12 +9,18 @@ from parity.errors import ParityError
 from parity.plan import timeout_seconds
 from parity.sides.connections import QueryError, ReadOnlyConnection, connect
 
-# Each engine's columns of one table (its schema and name bound as $1 and $2), in order, as
-# (name, declared type with its precision, whether it may hold NULL).
+# Each engine's columns of one table (its schema and name bound as the first and second
+# parameters), in order, as (name, declared type with its precision, whether it may hold NULL).
+# MySQL's schema is its database; column_type spells the precision and `unsigned`.
 CATALOG_SQL = {
     "duckdb": (
         "select column_name, data_type, is_nullable = 'YES' from information_schema.columns"
         " where table_schema = $1 and table_name = $2 order by ordinal_position"
+    ),
+    "mysql": (
+        "select column_name, column_type, is_nullable = 'YES' from information_schema.columns"
+        " where table_schema = @__parity_1 and table_name = @__parity_2"
+        " order by ordinal_position"
     ),
     "postgres": (
         "select a.attname, format_type(a.atttypid, a.atttypmod), not a.attnotnull"
