@@ -7,7 +7,8 @@
     datetime(3); MariaDB adds display widths, int(11)). BOOLEAN is tinyint(1), an integer, which
     pairs with a boolean as 1/0. Temporal
     columns default to 0 fractional digits, and MySQL rounds finer values half up when it stores
-    them. JSON is not canonicalized: MySQL reorders object keys its own way. -#}
+    them (MariaDB truncates them: the rule its server's mode gives replaces this one, read by
+    parity_remote_columns). JSON is not canonicalized: MySQL reorders object keys its own way. -#}
 {% macro mysql__type_profile(data_type) %}
     {%- set integers = [] -%}
     {%- for name in ['tinyint', 'smallint', 'mediumint', 'int', 'bigint'] -%}

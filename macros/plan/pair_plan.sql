@@ -170,14 +170,17 @@
         {%- endfor -%}
     {%- else -%}
         {%- for column in remote_columns if column['pair_name'] == pair_name and column['side'] == side -%}
-            {%- do described.append({'name': column['column_name'], 'data_type': column['data_type'], 'nullable': column['nullable'], 'fields': []}) -%}
+            {%- do described.append({'name': column['column_name'], 'data_type': column['data_type'], 'nullable': column['nullable'], 'fields': [], 'rounding': column['rounding']}) -%}
         {%- endfor -%}
     {%- endif -%}
     {%- for column in described -%}
-        {%- do column.update({
-            'dialect': location['dialect'],
-            'profile': parity.type_profile(location['dialect'], column['data_type']),
-        }) -%}
+        {%- set profile = parity.type_profile(location['dialect'], column['data_type']) -%}
+        {#- The rule the server stored finer fractions of a second by, where it says one. -#}
+        {%- set rounding = column.pop('rounding', none) -%}
+        {%- if rounding and 'rounding' in profile -%}
+            {%- do profile.update({'rounding': rounding}) -%}
+        {%- endif -%}
+        {%- do column.update({'dialect': location['dialect'], 'profile': profile}) -%}
     {%- endfor -%}
     {%- if not described and location['connection_env'] -%}
         {{ exceptions.raise_compiler_error(where ~ ": " ~ side ~ " relation " ~ location['name'] ~ " (" ~ location['dialect'] ~ ") does not exist"

@@ -20,7 +20,7 @@
 {%- set rows = [] -%}
 {%- if execute and pairs -%}
     {%- set remote_columns = run_query(
-        'select pair_name, side, column_name, data_type, nullable from ' ~ remote_columns_relation
+        'select pair_name, side, column_name, data_type, nullable, rounding from ' ~ remote_columns_relation
         ~ " where run_id = '" ~ invocation_id ~ "' order by pair_name, side, ordinal"
     ) -%}
 {%- endif -%}

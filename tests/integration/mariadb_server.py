@@ -98,9 +98,8 @@ def mariadb_server() -> Iterator[str]:
             f"--log-error={log}",
             f"--init-file={init}",
             "--character-set-server=utf8mb4",
-            # MariaDB truncates a finer fraction of a second by default; this rounds it half up,
-            # as MySQL does by default and as parity reads the mysql dialect's columns.
-            "--sql-mode=STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION,TIME_ROUND_FRACTIONAL",
+            # MariaDB's default mode, which truncates a finer fraction of a second it stores.
+            "--sql-mode=STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION",
             *NO_FSYNC,
         ],
         stdout=subprocess.DEVNULL,

@@ -163,8 +163,8 @@ def _mysql_value(name: str, value):
 
 def copy_to_mysql(url: str) -> None:
     """Row by row (instants as UTC, into TIMESTAMP too), each value converted by MySQL into its
-    column's type: a finer fraction of a second rounded half up (the test server's
-    TIME_ROUND_FRACTIONAL, MySQL's default), a decimal rounded to the column's scale, a double
+    column's type: a finer fraction of a second truncated (MariaDB's default; MySQL
+    rounds it half up), a decimal rounded to the column's scale, a double
     narrowed to FLOAT."""
     names = ["id", *COLUMNS]
     definition = ", ".join(["id bigint primary key", *(f"`{n}` {COLUMNS[n][1]}" for n in COLUMNS)])

@@ -32,6 +32,10 @@ CATALOG_SQL = {
     ),
 }
 
+# What an engine's server says of how it stores values, where the declared type does not: a
+# MySQL-family server's version and its default SQL mode.
+SERVER_SQL = {"mysql": "select version(), @@global.sql_mode"}
+
 COLUMNS_SCHEMA = T.StructType(
     [
         # The run that listed the relation (parity_remote_relations): the plan reads only its own.
@@ -42,6 +46,9 @@ COLUMNS_SCHEMA = T.StructType(
         T.StructField("column_name", T.StringType(), False),
         T.StructField("data_type", T.StringType(), False),
         T.StructField("nullable", T.BooleanType(), False),
+        # How the engine rounded a finer fraction of a second into this column's, where its
+        # server decides it rather than its type (a timestamp rounding rule); else NULL.
+        T.StructField("rounding", T.StringType(), True),
     ]
 )
 
@@ -59,6 +66,7 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
         )
         try:
             found = catalog_columns(connection, relation["schema_name"], relation["table_name"])
+            rounding = server_rounding(connection)
         except QueryError as error:
             raise ParityError(
                 relation["pair_name"], f"{where}: cannot read its columns: {error}"
@@ -74,6 +82,7 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
                 name,
                 data_type.lower(),
                 nullable,
+                rounding,
             )
             for ordinal, (name, data_type, nullable) in enumerate(found)
         )
@@ -85,3 +94,22 @@ def catalog_columns(
 ) -> list[tuple[str, str, bool]]:
     found = connection.query(CATALOG_SQL[connection.dialect], [schema, table])
     return [(name, data_type, bool(nullable)) for name, data_type, nullable in found]
+
+
+def server_rounding(connection: ReadOnlyConnection) -> str | None:
+    """The rule by which the server rounds a finer fraction of a second it stores, where the
+    server rather than the type decides (MySQL's family), else None."""
+    if connection.dialect not in SERVER_SQL:
+        return None
+    ((version, sql_mode),) = connection.query(SERVER_SQL[connection.dialect])
+    return fraction_rounding(version, sql_mode)
+
+
+def fraction_rounding(version: str, sql_mode: str) -> str:
+    """MySQL rounds half up unless its mode has TIME_TRUNCATE_FRACTIONAL; MariaDB truncates
+    unless its mode has TIME_ROUND_FRACTIONAL. The server's default mode is the best evidence of
+    how its stored values were rounded (a client may have set another for its own session)."""
+    modes = set(sql_mode.upper().split(","))
+    if "mariadb" in version.lower():
+        return "half_up" if "TIME_ROUND_FRACTIONAL" in modes else "truncate"
+    return "truncate" if "TIME_TRUNCATE_FRACTIONAL" in modes else "half_up"
