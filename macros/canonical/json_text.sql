@@ -8,15 +8,20 @@
 {% endmacro %}
 
 
-{#- A JSON number's canonical text from the dialect's SQL for its double (`double`), for that
-    double as C's `%.14e` (`scientific`: 15 significant digits, the exponent signed), its
-    digits as an integer (`integer_text`), whether it is integral (`integral`), and its
-    `%.13a` text (`hex_text`). An integral double below 2^53 is its digits; a normal double
-    that the 15 digits read back as is those digits written plainly (a normal double has at
-    most one such decimal); any other, its `%.13a`. -#}
-{% macro _json_number_text(double, scientific, integer_text, integral, hex_text) %}
+{#- A JSON number's canonical text from its JSON text (`text`), the dialect's test of that text
+    against a pattern (`matches`, with the placeholders {0} and {1}), and the dialect's SQL for
+    the number's double (`double`), for that double as C's `%.14e` (`scientific`: 15
+    significant digits, the exponent signed), its digits as an integer (`integer_text`), whether
+    it is integral (`integral`), and its `%.13a` text (`hex_text`). A text of at most 15 digits
+    without exponent or trailing zeros is already canonical (the double it rounds to has no other
+    such decimal), and spares the formatting. Else an integral double below 2^53 is its digits; a
+    normal double that the 15 digits read back as is those digits written plainly (a normal double
+    has at most one such decimal); any other, its `%.13a`. -#}
+{% macro _json_number_text(text, matches, double, scientific, integer_text, integral, hex_text) %}
     {{ return(
-        "case when " ~ integral ~ " and abs(" ~ double ~ ") < 9007199254740992 then " ~ integer_text
+        "case when length(translate(" ~ text ~ ", '-.', '')) <= 15 and " ~ text ~ " <> '-0' and "
+        ~ matches.format(text, "'^-?[0-9]+([.][0-9]*[1-9])?$'") ~ " then " ~ text
+        ~ " when " ~ integral ~ " and abs(" ~ double ~ ") < 9007199254740992 then " ~ integer_text
         ~ " when abs(" ~ double ~ ") >= cast('2.2250738585072014e-308' as double) and cast(" ~ scientific ~ " as double) = " ~ double
         ~ " then " ~ parity._plain_decimal(scientific)
         ~ " else " ~ hex_text ~ " end"

@@ -79,7 +79,7 @@
         ~ " from __parity_node, lateral (" ~ separated ~ ") as __parity_member)" -%}
     {%- set double = 'cast(cast(__parity_node.value as varchar) as double)' -%}
     {%- set number = "case when isinf(" ~ double ~ ") then (case when " ~ double ~ " > 0 then 'Infinity' else '-Infinity' end) else "
-        ~ parity._json_number_text(double, "printf('%.14e', " ~ double ~ ")", 'cast(cast(' ~ double ~ ' as bigint) as varchar)',
+        ~ parity._json_number_text('cast(__parity_node.value as varchar)', 'regexp_full_match({0}, {1})', double, "printf('%.14e', " ~ double ~ ")", 'cast(cast(' ~ double ~ ' as bigint) as varchar)',
             double ~ ' = trunc(' ~ double ~ ')', "printf('%.13a', " ~ double ~ ")") ~ " end" -%}
     {%- set token = "__parity_node.prefix || case " ~ kind ~ " when 'OBJECT' then '{' when 'ARRAY' then '['"
         ~ " when 'VARCHAR' then cast(to_json(json_extract_string(__parity_node.value, '$')) as varchar)"

@@ -75,23 +75,22 @@
 
 
 {#- Canonical JSON from the compact JSON a variant writes (keys sorted by UTF-16 code units,
-    strings escaped as the encoding asks): split into tokens, a string being one token; members
-    whose value is null dropped with the commas they leave; numbers rewritten. Each step binds
-    the previous one's tokens as a lambda variable, so the text is split once. -#}
+    strings escaped as the encoding asks): split into tokens, a string being one token; where a
+    null token is, members whose value is null dropped with the commas they leave; numbers
+    rewritten. Each step binds the previous one's tokens as a lambda variable, so the text is
+    split once. -#}
 {% macro _spark_json_text(json) %}
     {%- set tokens = "regexp_extract_all(" ~ json ~ ", " ~ parity._spark_string_literal('"(?:[^"\\\\]|\\\\.)*"|[^",:\\[\\]{}]+|.') ~ ", 0)" -%}
     {%- set members = "filter(ts, (t, i) -> not ((t = 'null' and get(ts, i - 1) <=> ':') or (t = ':' and get(ts, i + 1) <=> 'null')"
         ~ " or (get(ts, i + 1) <=> ':' and get(ts, i + 2) <=> 'null')))" -%}
     {%- set trailing = "filter(ms, (t, i) -> not (t = ',' and (get(ms, i + 1) <=> ',' or get(ms, i + 1) <=> '}')))" -%}
     {%- set leading = "filter(cs, (t, i) -> not (t = ',' and get(cs, i - 1) <=> '{'))" -%}
-    {%- set bound = namespace(tokens=tokens) -%}
-    {%- for variable, step in [('ts', members), ('ms', trailing), ('cs', leading)] -%}
-        {%- set bound.tokens = "get(transform(array(" ~ bound.tokens ~ "), " ~ variable ~ " -> " ~ step ~ "), 0)" -%}
-    {%- endfor -%}
+    {%- set without_nulls = "get(transform(array(get(transform(array(" ~ members ~ "), ms -> " ~ trailing ~ "), 0)), cs -> " ~ leading ~ "), 0)" -%}
+    {%- set tokens = "get(transform(array(" ~ tokens ~ "), ts -> case when array_contains(ts, 'null') then " ~ without_nulls ~ " else ts end), 0)" -%}
     {%- set double = 'cast(t as double)' -%}
-    {%- set number = parity._json_number_text(double, "format_string('%.14e', " ~ double ~ ")", 'cast(cast(' ~ double ~ ' as bigint) as string)',
+    {%- set number = parity._json_number_text('t', '{0} rlike {1}', double, "format_string('%.14e', " ~ double ~ ")", 'cast(cast(' ~ double ~ ' as bigint) as string)',
         'rint(' ~ double ~ ') = ' ~ double, parity._spark_hex_float(double)) -%}
-    {{ return("array_join(transform(" ~ bound.tokens ~ ", t -> case when t rlike '^-?[0-9]' then " ~ number ~ " else t end), '')") }}
+    {{ return("array_join(transform(" ~ tokens ~ ", t -> case when t rlike '^-?[0-9]' then " ~ number ~ " else t end), '')") }}
 {% endmacro %}
 
 
