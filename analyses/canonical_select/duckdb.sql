@@ -4,5 +4,5 @@
     it as DuckDB; it stays in the rendered SQL, so this comment keeps the line break before it. -#}
 {{ parity.side_select(
     'duckdb', 'main.orders', 1,
-    parity._every_kind_columns(['attributes', 'document', 'document_text'], 'duckdb')
+    parity._every_kind_columns(['attributes'], 'duckdb')
 ) }}

@@ -3,8 +3,12 @@
     key position, cell number, query parameters, time literals. -#}
 
 {#- A finer timestamp cast to a coarser one (TIMESTAMP_MS, TIMESTAMP_S) rounds half away from
-    zero around 1970-01-01. -#}
+    zero around 1970-01-01. Nested types (STRUCT(...), MAP(...), lists spelled `T[]` or `T[n]`)
+    compare as JSON documents, as the JSON type does: DuckDB's catalog lists no nested fields. -#}
 {% macro duckdb__type_profile(data_type) %}
+    {%- if data_type.endswith(']') or data_type.startswith(('struct(', 'map(')) -%}
+        {{ return({'kind': 'json'}) }}
+    {%- endif -%}
     {{ return(parity._profile_by_name(data_type, {
         'integer': ['tinyint', 'smallint', 'integer', 'bigint', 'hugeint', 'utinyint', 'usmallint', 'uinteger', 'ubigint'],
         'decimal': ['decimal', 'numeric'],
@@ -17,6 +21,7 @@
         'timestamp': ['timestamp with time zone', 'timestamptz'],
         'timestamp_ntz': ['timestamp', 'timestamp_us', 'timestamp_ms', 'timestamp_s'],
         'binary': ['blob'],
+        'json': ['json'],
     }, {'default_scale': 3, 'timestamp_digits': 6, 'digits_by_name': {'timestamp_ms': 3, 'timestamp_s': 0},
         'rounding': 'half_away_from_1970'})) }}
 {% endmacro %}
@@ -46,8 +51,43 @@
         {{ return(parity._timestamp_text("strftime(make_timestamp(" ~ rounded ~ "), '%Y-%m-%d %H:%M:%S.%f')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}
+    {%- elif kind == 'json' -%}
+        {{ return(parity._duckdb_json_text('to_json(' ~ expression ~ ')')) }}
+    {%- elif kind == 'json_text' -%}
+        {#- The document is read only where it is valid: DuckDB runs the subquery for every row. -#}
+        {{ return("case when not json_valid(" ~ expression ~ ") then " ~ parity._invalid_json_text(expression)
+            ~ " else " ~ parity._duckdb_json_text("case when json_valid(" ~ expression ~ ") then cast(" ~ expression ~ " as json) end") ~ " end") }}
     {%- endif -%}
     {{ return(none) }}
+{% endmacro %}
+
+
+{#- Canonical JSON of a JSON value at any depth, as PostgreSQL's (_postgres_json_text): a
+    recursive CTE lists every node with its path and its text, concatenated in path order.
+    Object keys are mapped so that code point order is UTF-16's; to_json escapes strings as the
+    encoding does. -#}
+{% macro _duckdb_json_text(value) %}
+    {%- set key = "regexp_replace(__parity_member.key, '([\\x{E000}-\\x{FFFF}])', chr(1114111) || '\\1', 'g')" -%}
+    {%- set kind = 'json_type(__parity_node.value)' -%}
+    {%- set step = "'1' || case when " ~ kind ~ " = 'OBJECT' then " ~ key ~ " else lpad(__parity_member.key, 10, '0') end" -%}
+    {%- set separated = "select __parity_member.value, " ~ step ~ " as step, case when row_number() over (order by " ~ step ~ ") > 1 then ',' else '' end"
+        ~ " || case when " ~ kind ~ " = 'OBJECT' then cast(to_json(__parity_member.key) as varchar) || ':' else '' end as prefix"
+        ~ " from json_each(__parity_node.value) as __parity_member"
+        ~ " where " ~ kind ~ " in ('OBJECT', 'ARRAY') and not (" ~ kind ~ " = 'OBJECT' and __parity_member.type = 'NULL')" -%}
+    {%- set nodes = "with recursive __parity_node (path, prefix, value) as (select cast([] as varchar[]), '', " ~ value ~ " where " ~ value ~ " is not null"
+        ~ " union all select list_append(__parity_node.path, __parity_member.step), __parity_member.prefix, __parity_member.value"
+        ~ " from __parity_node, lateral (" ~ separated ~ ") as __parity_member)" -%}
+    {%- set double = 'cast(cast(__parity_node.value as varchar) as double)' -%}
+    {%- set number = "case when isinf(" ~ double ~ ") then (case when " ~ double ~ " > 0 then 'Infinity' else '-Infinity' end) else "
+        ~ parity._json_number_text('cast(__parity_node.value as varchar)', 'regexp_full_match({0}, {1})', double, "printf('%.14e', " ~ double ~ ")", 'cast(cast(' ~ double ~ ' as bigint) as varchar)',
+            double ~ ' = trunc(' ~ double ~ ')', "printf('%.13a', " ~ double ~ ")") ~ " end" -%}
+    {%- set token = "__parity_node.prefix || case " ~ kind ~ " when 'OBJECT' then '{' when 'ARRAY' then '['"
+        ~ " when 'VARCHAR' then cast(to_json(json_extract_string(__parity_node.value, '$')) as varchar)"
+        ~ " when 'BOOLEAN' then cast(__parity_node.value as varchar) when 'NULL' then 'null' else " ~ number ~ " end" -%}
+    {%- set tokens = nodes ~ " select __parity_node.path, " ~ token ~ " as token from __parity_node"
+        ~ " union all select list_append(__parity_node.path, '2'), case " ~ kind ~ " when 'OBJECT' then '}' else ']' end"
+        ~ " from __parity_node where " ~ kind ~ " in ('OBJECT', 'ARRAY')" -%}
+    {{ return("(select string_agg(__parity_token.token, '' order by __parity_token.path) from (" ~ tokens ~ ") as __parity_token)") }}
 {% endmacro %}
 
 

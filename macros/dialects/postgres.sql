@@ -54,7 +54,7 @@
     {%- elif kind == 'binary' -%}
         {{ return("encode(" ~ expression ~ ", 'hex')") }}
     {%- elif kind in ['json', 'json_text'] -%}
-        {{ return(parity._postgres_json_text('cast(' ~ expression ~ ' as jsonb)', 4)) }}
+        {{ return(parity._postgres_json_text('cast(' ~ expression ~ ' as jsonb)')) }}
     {%- endif -%}
     {{ return(none) }}
 {% endmacro %}
@@ -77,29 +77,73 @@
 {% endmacro %}
 
 
-{#- Compact JSON with object keys sorted (by code point, as Spark's variant sorts them) and
-    numbers without trailing zeros, to `depth` levels of nesting; a value nested deeper keeps
-    jsonb's own text (spaces after separators), so it shows as a difference. Each level reads
-    its children through one subquery (object members and array elements alike), which keeps
-    the rendered SQL linear in depth. -#}
-{% macro _postgres_json_text(value, depth) %}
-    {%- if depth == 0 -%}
-        {{ return('cast(' ~ value ~ ' as text)') }}
-    {%- endif -%}
-    {%- set children = '__parity_json' ~ depth -%}
-    {%- set child = parity._postgres_json_text(children ~ '.value', depth - 1) -%}
-    {%- set json_type = 'jsonb_typeof(' ~ value ~ ')' -%}
-    {%- set members = "select key, value, 0 as position from jsonb_each(case when " ~ json_type ~ " = 'object' then " ~ value ~ " end)"
-        ~ " union all select null, value, position from jsonb_array_elements(case when " ~ json_type ~ " = 'array' then " ~ value ~ " end)"
-        ~ " with ordinality as elements (value, position)" -%}
-    {%- set listed = "(select string_agg(case when " ~ children ~ ".key is null then '' else to_json(" ~ children ~ ".key)::text || ':' end || "
-        ~ child ~ ", ',' order by " ~ children ~ '.key collate "C", ' ~ children ~ ".position) from (" ~ members ~ ") as " ~ children ~ ")" -%}
+{#- Canonical JSON of a jsonb value at any depth, in one correlated subquery: a recursive CTE
+    lists every node with its path (object keys, mapped so that PostgreSQL's code point order
+    is UTF-16's, and zero-padded array positions) and its text: a separator, its key, then an
+    opening bracket or its scalar text; each container adds a closing bracket after its
+    children, and the texts concatenated in path order are the document. Members whose value
+    is null are left out. -#}
+{% macro _postgres_json_text(value) %}
+    {%- set key = "regexp_replace(__parity_member.key, E'([\\\\ue000-\\\\uffff])', chr(1114111) || E'\\\\1', 'g')" -%}
+    {%- set kind = 'jsonb_typeof(__parity_node.value)' -%}
+    {%- set children = "select '1' || " ~ key ~ " as step, to_json(__parity_member.key)::text || ':' as prefix, __parity_member.value"
+        ~ " from jsonb_each(case when " ~ kind ~ " = 'object' then __parity_node.value end) as __parity_member"
+        ~ " where jsonb_typeof(__parity_member.value) <> 'null'"
+        ~ " union all select '1' || lpad(cast(__parity_element.position as text), 10, '0'), '', __parity_element.value"
+        ~ " from jsonb_array_elements(case when " ~ kind ~ " = 'array' then __parity_node.value end)"
+        ~ " with ordinality as __parity_element (value, position)" -%}
+    {%- set separated = "select __parity_child.step, case when row_number() over (order by __parity_child.step collate \"C\") > 1 then ',' else '' end"
+        ~ " || " ~ parity._postgres_json_escapes('__parity_child.prefix') ~ " as prefix, __parity_child.value from (" ~ children ~ ") as __parity_child" -%}
+    {%- set nodes = "with recursive __parity_node (path, prefix, value) as (select cast(array[] as text[]), '', " ~ value ~ " where " ~ value ~ " is not null"
+        ~ " union all select __parity_node.path || __parity_member.step, __parity_member.prefix, __parity_member.value"
+        ~ " from __parity_node cross join lateral (" ~ separated ~ ") as __parity_member)" -%}
+    {%- set token = "__parity_node.prefix || case " ~ kind ~ " when 'object' then '{' when 'array' then '['"
+        ~ " when 'number' then " ~ parity._postgres_json_number('cast(__parity_node.value as numeric)')
+        ~ " when 'string' then " ~ parity._postgres_json_escapes('cast(__parity_node.value as text)')
+        ~ " else cast(__parity_node.value as text) end" -%}
+    {%- set tokens = nodes ~ " select __parity_node.path, " ~ token ~ " as token from __parity_node"
+        ~ " union all select __parity_node.path || cast(array['2'] as text[]), case " ~ kind ~ " when 'object' then '}' else ']' end"
+        ~ " from __parity_node where " ~ kind ~ " in ('object', 'array')" -%}
+    {{ return("(select string_agg(__parity_token.token, '' order by __parity_token.path collate \"C\") from (" ~ tokens ~ ") as __parity_token)") }}
+{% endmacro %}
+
+
+{#- A JSON number's canonical text from its exact numeric (docs/canonical-encoding.md, "JSON
+    numbers"). A number of at most 15 significant digits in the normal range of doubles is its
+    own canonical text, written plainly: the double that rounds from it has no other such
+    decimal. Others go through the double: beyond its range the infinity it rounds to, or zero;
+    else as _json_number_text, with the 15 digits rounded from the exact value, which is as
+    near the double as C's rounding of the double is. -#}
+{% macro _postgres_json_number(number) %}
+    {%- set text = 'cast(trim_scale(' ~ number ~ ') as text)' -%}
+    {%- set unsigned = 'ltrim(' ~ text ~ ", '-')" -%}
+    {%- set significant = "length(rtrim(ltrim(replace(" ~ unsigned ~ ", '.', ''), '0'), '0'))" -%}
+    {%- set whole, fraction = "split_part(" ~ unsigned ~ ", '.', 1)", "split_part(" ~ unsigned ~ ", '.', 2)" -%}
+    {%- set exponent = "(case when " ~ whole ~ " <> '0' then length(" ~ whole ~ ") - 1 else length(ltrim(" ~ fraction ~ ", '0')) - length(" ~ fraction ~ ") - 1 end)" -%}
+    {%- set double = 'cast(' ~ number ~ ' as double precision)' -%}
+    {%- set rounded = 'round(' ~ number ~ ', 14 - ' ~ exponent ~ ')' -%}
+    {%- set hex = parity._postgres_hex_float(double) -%}
     {{ return(
-        "case when " ~ json_type ~ " = 'number' then cast(trim_scale(cast(" ~ value ~ " as numeric)) as text)"
-        ~ " when " ~ json_type ~ " in ('object', 'array') then (case when " ~ json_type ~ " = 'object' then '{' else '[' end)"
-        ~ " || coalesce(" ~ listed ~ ", '') || (case when " ~ json_type ~ " = 'object' then '}' else ']' end)"
-        ~ " else cast(" ~ value ~ " as text) end"
+        "case when " ~ significant ~ " <= 15 and (" ~ number ~ " = 0 or abs(" ~ number ~ ") between 2.2250738585072014e-308 and 1.7976931348623157e308) then " ~ text
+        ~ " when abs(" ~ number ~ ") > 1.7976931348623158e308 then (case when " ~ number ~ " > 0 then 'Infinity' else '-Infinity' end)"
+        ~ " when abs(" ~ number ~ ") < 2.4703282292062328e-324 then '0'"
+        ~ " when " ~ double ~ " = trunc(" ~ double ~ ") and abs(" ~ double ~ ") < 9007199254740992 then cast(cast(" ~ double ~ " as bigint) as text)"
+        ~ " when abs(" ~ double ~ ") < 2.2250738585072014e-308 or abs(" ~ rounded ~ ") > 1.7976931348623157e308 then " ~ hex
+        ~ " when cast(" ~ rounded ~ " as double precision) = " ~ double ~ " then cast(trim_scale(" ~ rounded ~ ") as text)"
+        ~ " else " ~ hex ~ " end"
     ) }}
+{% endmacro %}
+
+
+{#- PostgreSQL escapes a control character as \u001f, the encoding (as Spark, DuckDB) as \u001F:
+    the hex letters of such escapes upper-cased, an escape being a backslash after an even run
+    of them. E'' strings read alike whatever standard_conforming_strings says. -#}
+{% macro _postgres_json_escapes(text) %}
+    {%- set fixed = namespace(text=text) -%}
+    {%- for letter in 'abcdef' -%}
+        {%- set fixed.text = "regexp_replace(" ~ fixed.text ~ ", E'(?<!\\\\\\\\)((?:\\\\\\\\\\\\\\\\)*\\\\\\\\u00[01])" ~ letter ~ "', E'\\\\1" ~ letter | upper ~ "', 'g')" -%}
+    {%- endfor -%}
+    {{ return("case when strpos(" ~ text ~ ", E'\\\\u00') > 0 then " ~ fixed.text ~ " else " ~ text ~ " end") }}
 {% endmacro %}
 
 

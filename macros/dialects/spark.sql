@@ -69,13 +69,41 @@
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}
     {%- elif kind == 'nested' -%}
-        {#- Through a variant: object keys sorted, no whitespace, numbers in one spelling. The
-            options pin what the session would decide: nested timestamps in UTC, NULL fields left out. -#}
-        {{ return("to_json(parse_json(to_json(" ~ expression ~ ", map('timeZone', 'UTC', 'ignoreNullFields', 'true'))))") }}
+        {#- Through a variant, which sorts object keys and reads numbers; the options pin what the
+            session would decide: nested timestamps in UTC, NULL fields left out. -#}
+        {{ return(parity._spark_json_text("to_json(parse_json(to_json(" ~ expression ~ ", map('timeZone', 'UTC', 'ignoreNullFields', 'true'))))")) }}
     {%- elif kind == 'json_text' -%}
-        {{ return('to_json(parse_json(' ~ expression ~ '))') }}
+        {%- set document = 'try_parse_json(' ~ expression ~ ')' -%}
+        {{ return("case when " ~ expression ~ " is null then null when " ~ document ~ " is null then " ~ parity._invalid_json_text(expression)
+            ~ " else " ~ parity._spark_json_text('to_json(' ~ document ~ ')') ~ " end") }}
     {%- endif -%}
     {{ return(none) }}
+{% endmacro %}
+
+
+{#- Canonical JSON from the compact JSON a variant writes (keys sorted by UTF-16 code units,
+    strings escaped as the encoding asks): split into tokens, a string being one token; where a
+    null token is, members whose value is null dropped with the commas they leave; numbers
+    rewritten. Each step binds the previous one's tokens as a lambda variable, so the text is
+    split once. -#}
+{% macro _spark_json_text(json) %}
+    {%- set tokens = "regexp_extract_all(" ~ json ~ ", " ~ parity._spark_string_literal('"(?:[^"\\\\]|\\\\.)*"|[^",:\\[\\]{}]+|.') ~ ", 0)" -%}
+    {%- set members = "filter(ts, (t, i) -> not ((t = 'null' and get(ts, i - 1) <=> ':') or (t = ':' and get(ts, i + 1) <=> 'null')"
+        ~ " or (get(ts, i + 1) <=> ':' and get(ts, i + 2) <=> 'null')))" -%}
+    {%- set trailing = "filter(ms, (t, i) -> not (t = ',' and (get(ms, i + 1) <=> ',' or get(ms, i + 1) <=> '}')))" -%}
+    {%- set leading = "filter(cs, (t, i) -> not (t = ',' and get(cs, i - 1) <=> '{'))" -%}
+    {%- set without_nulls = "get(transform(array(get(transform(array(" ~ members ~ "), ms -> " ~ trailing ~ "), 0)), cs -> " ~ leading ~ "), 0)" -%}
+    {%- set tokens = "get(transform(array(" ~ tokens ~ "), ts -> case when array_contains(ts, 'null') then " ~ without_nulls ~ " else ts end), 0)" -%}
+    {%- set double = 'cast(t as double)' -%}
+    {%- set number = parity._json_number_text('t', '{0} rlike {1}', double, "format_string('%.14e', " ~ double ~ ")", 'cast(cast(' ~ double ~ ' as bigint) as string)',
+        'rint(' ~ double ~ ') = ' ~ double, parity._spark_hex_float(double)) -%}
+    {{ return("array_join(transform(" ~ tokens ~ ", t -> case when t rlike '^-?[0-9]' then " ~ number ~ " else t end), '')") }}
+{% endmacro %}
+
+
+{#- C's `%.13a` of a double: Java's lacks the plus sign of a non-negative exponent. -#}
+{% macro _spark_hex_float(value) %}
+    {{ return("replace(replace(format_string('%.13a', " ~ value ~ "), 'p', 'p+'), 'p+-', 'p-')") }}
 {% endmacro %}
 
 

@@ -11,6 +11,7 @@ import datetime as dt
 import hashlib
 import json
 import math
+import re
 import struct
 import uuid
 from collections.abc import Iterable
@@ -28,6 +29,13 @@ FALSE_SPELLINGS = {"f", "false", "n", "no", "0"}
 # Below this a double hashes exactly on every grid: no subnormal arithmetic.
 TINY = 2.0**-1000
 ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# A text that is no JSON document: no canonical JSON text starts with a letter i.
+INVALID_JSON = "invalid JSON: "
+# JSON numbers compare by their nearest double; below this magnitude an integral one is exact.
+EXACT_INTEGERS = 2.0**53
+SMALLEST_NORMAL = 2.0**-1022
+# A control character's escape, after an even run of backslashes: its hex letters upper-cased.
+CONTROL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*\\u00[01])([a-f])")
 
 
 def row_string(values: Iterable[str | None]) -> str:
@@ -74,9 +82,13 @@ def canonical_text(profile: dict[str, Any], value: Any) -> str | None:
     if kind == "binary":
         return bytes(value).hex()
     if kind in ("nested", "json", "json_text"):
-        return json_text(
-            json.loads(value, parse_float=Decimal) if isinstance(value, str) else value
-        )
+        if not isinstance(value, str):
+            return json_text(value)
+        try:
+            document = json.loads(value, parse_float=Decimal, parse_constant=_no_constant)
+        except ValueError:
+            return INVALID_JSON + value
+        return json_text(document)
     raise ValueError(f"no reference for kind {kind!r}")
 
 
@@ -146,20 +158,45 @@ def timestamp_text(micros: int, digits: int, rounding: str) -> str:
 
 
 def json_text(document: Any) -> str:
-    """Compact JSON, object keys sorted by code point, numbers without trailing zeros."""
+    """Compact JSON: members whose value is null left out, object keys sorted by UTF-16 code
+    units, strings escaped as json.dumps does but with upper-case hex, numbers by json_number."""
     if isinstance(document, dict):
-        members = sorted(document.items())
-        return (
-            "{"
-            + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{json_text(v)}" for k, v in members)
-            + "}"
+        members = sorted(
+            ((k, v) for k, v in document.items() if v is not None),
+            key=lambda member: member[0].encode("utf-16-be"),
         )
+        return "{" + ",".join(f"{json_string(k)}:{json_text(v)}" for k, v in members) + "}"
     if isinstance(document, list):
         return "[" + ",".join(json_text(v) for v in document) + "]"
-    if isinstance(document, bool) or document is None or isinstance(document, str):
-        return json.dumps(document, ensure_ascii=False)
-    number = Decimal(str(document))
-    return "0" if number == 0 else f"{number.normalize():f}"
+    if isinstance(document, str):
+        return json_string(document)
+    if isinstance(document, bool) or document is None:
+        return json.dumps(document)
+    return json_number(document)
+
+
+def json_string(text: str) -> str:
+    escaped = json.dumps(text, ensure_ascii=False)
+    return CONTROL_ESCAPE.sub(lambda m: m.group(1) + m.group(2).upper(), escaped)
+
+
+def json_number(number: Any) -> str:
+    """A JSON number by its nearest double d (RFC 8259 section 6): an integral d below 2^53 as its
+    digits; else the decimal of 15 significant digits nearest d when it reads back as d (a normal
+    d has at most one), in plain digits; else d's hexadecimal float text."""
+    value = float(Decimal(str(number)))
+    if math.isinf(value):
+        return float_text(value)
+    if value == int(value) and abs(value) < EXACT_INTEGERS:
+        return str(int(value))
+    shortest = f"{value:.14e}"
+    if abs(value) >= SMALLEST_NORMAL and float(shortest) == value:
+        return f"{Decimal(shortest).normalize():f}"
+    return value.hex()
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def hash_grid(kind: str, tolerance: dict[str, Any]) -> dict[str, Any] | None:

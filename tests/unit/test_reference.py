@@ -100,3 +100,35 @@ def test_uuids_are_lower_case_text_from_text_or_bytes():
     expected = "d7834478-e4d7-4acb-9599-63f2b9bca565"
     for held in (str(value).upper(), value, value.bytes, bytearray(value.bytes)):
         assert canonical_text({"kind": "uuid"}, held) == expected
+
+
+def json_of(text):
+    return canonical_text({"kind": "json_text"}, text)
+
+
+def test_json_numbers_are_one_value_however_written():
+    spelled = ["1e25", "1.0E25", "10000000000000000000000000"]
+    assert {json_of(n) for n in spelled} == {"1" + "0" * 25}
+    assert json_of("[2.50, -0.0, 1.0E7, 0.1, 1.5e-7]") == "[2.5,0,10000000,0.1,0.00000015]"
+    # Java 17 writes this double with a digit too many; its 15 digits read back as it.
+    assert (
+        json_of("2.82879384806159008E17") == json_of("2.82879384806159e17") == "282879384806159000"
+    )
+    # Beyond 2^53 an integer is its double: 2^53 + 1 rounds to 2^53.
+    assert json_of("9007199254740993") == json_of("9007199254740992") == "0x1.0000000000000p+53"
+    assert json_of("[1e400, 5e-324]") == "[Infinity,0x0.0000000000001p-1022]"
+
+
+def test_json_null_members_keys_and_escapes():
+    assert json_of('{"a": null, "b": [null, {"c": null}]}') == '{"b":[null,{}]}'
+    # UTF-16 order: U+1F600 (a surrogate pair, D83D DE00) before U+FF5A.
+    assert (
+        json_of('{"\\uff5a": 1, "\\ud83d\\ude00": 2, "a": 3}')
+        == '{"a":3,"\U0001f600":2,"\uff5a":1}'
+    )
+    assert json_of('"\\u001f\\u000b\\\\u001f\\/"') == '"\\u001F\\u000B\\\\u001f/"'
+
+
+def test_text_that_is_no_json_is_marked():
+    assert json_of('{"a": 1} x') == 'invalid JSON: {"a": 1} x'
+    assert json_of("NaN") == "invalid JSON: NaN"
