@@ -42,7 +42,11 @@
         {{ return("case when " ~ value ~ " not between -0.000001 and 0.000001 then cast(" ~ value ~ " as string)"
             ~ " else replace(format_number(" ~ value ~ ", " ~ scale ~ "), ',', '') end") }}
     {%- elif kind == 'float' -%}
-        {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ expression ~ ' as float) as double)' -%}
+        {#- Spark's optimizer takes an integer's cast to float then double for one cast to double
+            (it counts float as wider than bigint), which never rounds to float32: an integer
+            reaches float32 through a decimal, which it does not simplify. -#}
+        {%- set single = ('cast(' ~ expression ~ ' as decimal(20, 0))') if profile.get('integer') else expression -%}
+        {%- set value = 'cast(' ~ expression ~ ' as double)' if profile['bits'] == 64 else 'cast(cast(' ~ single ~ ' as float) as double)' -%}
         {%- set value = parity._float_grid(value, profile, 'double') -%}
         {#- Java's %a omits the exponent's plus sign that C's prints: one is added after the p and
             taken back before a minus, so format_string, the costly part, runs once per value.

@@ -16,11 +16,16 @@
     {%- elif sorted_kinds == ['float', 'float'] -%}
         {#- The wider side narrows to float32 as the engine storing float32 did: nearest, ties to even. -#}
         {{ return([{'kind': 'float', 'bits': profiles | map(attribute='bits') | min}] * 2) }}
-    {%- elif sorted_kinds == ['decimal', 'float'] -%}
-        {#- The decimal becomes the float of the other side's width nearest to it, ties to even,
-            rounded once (never through a double first): what every engine's cast computes and
-            what a copy of the decimal into the float column holds. -#}
-        {{ return([{'kind': 'float', 'bits': (profiles | selectattr('kind', 'equalto', 'float') | first)['bits']}] * 2) }}
+    {%- elif sorted_kinds in [['decimal', 'float'], ['float', 'integer']] -%}
+        {#- The decimal (or integer) becomes the float of the other side's width nearest to it,
+            ties to even, rounded once (never through a double first): what every engine's cast
+            computes and what a copy of the decimal into the float column holds. -#}
+        {%- set bits = (profiles | selectattr('kind', 'equalto', 'float') | first)['bits'] -%}
+        {%- set negotiated = [] -%}
+        {%- for kind in kinds -%}
+            {%- do negotiated.append({'kind': 'float', 'bits': bits, 'integer': true} if kind == 'integer' else {'kind': 'float', 'bits': bits}) -%}
+        {%- endfor -%}
+        {{ return(negotiated) }}
     {%- elif sorted_kinds == ['boolean', 'integer'] -%}
         {#- 1 and 0 match true and false; any other integer shows as a difference. -#}
         {{ return(profiles) }}

@@ -61,8 +61,9 @@ def canonical_text(profile: dict[str, Any], value: Any) -> str | None:
         )
         return f"{abs(rounded) if rounded == 0 else rounded:f}"
     if kind == "float":
-        if isinstance(value, Decimal):
-            return float_text(decimal_as_float(value, profile["bits"]))
+        # A decimal or an integer is the float nearest to it, rounded once.
+        if isinstance(value, Decimal | int) and not isinstance(value, bool):
+            return float_text(decimal_as_float(Decimal(value), profile["bits"]))
         return float_text(float(value), profile["bits"])
     if kind == "boolean":
         return "1" if value else "0"

@@ -5,7 +5,8 @@ numeric(6,3), real, float and double precision, copied each way.
 The values are those of Reladiff's float samples (tests/test_database_types.py, FloatFaker):
 sixteen chosen ones, then a walk from -10.0001 in steps of 0.00571, fifty in all. The `fine`
 column holds decimal(38, 30)s beside and on the midpoints between two float32s, where a decimal
-rounded to a double first, then to float32, would land on the wrong side.
+rounded to a double first, then to float32, would land on the wrong side. The `whole` columns
+hold integers beside float32 and double midpoints, and the extremes of bigint.
 """
 
 from __future__ import annotations
@@ -37,11 +38,15 @@ CHOSEN += [1 / 3, 1 / 5, 1 / 109, 1 / 109489, 1 / 1094893892389, 1 / 10948938923
 CHOSEN += [3.141592653589793]
 SAMPLES = list(islice(chain(CHOSEN, accumulate(repeat(0.00571), initial=-10.0001)), 50))
 
-# The decimal columns and, for each, the float columns the engine's cast made of it.
+# The decimal (and integer: a decimal of scale 0) columns and, for each, the float columns the
+# engine's cast made of it.
 DECIMALS = {"num": "decimal(6,3)", "num_b": "decimal(6,3)", "fine": "decimal(38,30)"}
+DECIMALS |= {"whole": "bigint", "whole_b": "bigint"}
 FLOATS = {"num_real": ("num", 32), "num_double": ("num_b", 64), "fine_real": ("fine", 32)}
+FLOATS |= {"whole_real": ("whole", 32), "whole_double": ("whole_b", 64)}
 # Each cross-engine pair compares every decimal with a float and every float with a decimal.
 CROSSED = {"num": "num_real", "num_b": "num_double", "fine": "fine_real"}
+CROSSED |= {"whole": "whole_real", "whole_b": "whole_double"}
 CROSSED |= {float_: decimal for decimal, float_ in CROSSED.items()}
 
 
@@ -66,9 +71,15 @@ def _rows() -> dict[int, dict[str, Decimal | None]]:
     rows |= {51: {"num": Decimal("999.999"), "fine": Decimal("-0.1")}}
     rows |= {52: {"num": Decimal("-999.999"), "fine": Decimal("1E-30")}}
     rows |= {53: {"num": Decimal("-0.000"), "fine": Decimal(0)}, 54: {"num": None, "fine": None}}
-    for values in rows.values():
+    for row_id, values in rows.items():
         values["num_b"] = values["num"]
+        values["whole"] = values["whole_b"] = WHOLES[row_id % len(WHOLES)] if row_id < 54 else None
     return rows
+
+
+# Integers a float cannot hold, beside float32's and the double's midpoints among them.
+WHOLES = [0, 1, -1, 2**24 + 1, 2**24 + 3, -(2**24) - 1, 2**53 + 1, 2**53 + 3, 2**63 - 1]
+WHOLES += [-(2**63), 123456789, 2**31 - 1, 9007199254740993 * 3, 10**18 + 1]
 
 
 ROWS = _rows()
@@ -80,7 +91,7 @@ def value(row_id: int, column: str, changed: bool = False) -> Decimal | float | 
         return PLANTED[(row_id, column)]
     decimal, bits = FLOATS.get(column, (column, None))
     stored = ROWS[row_id][decimal]
-    return stored if bits is None or stored is None else decimal_as_float(stored, bits)
+    return stored if bits is None or stored is None else decimal_as_float(Decimal(stored), bits)
 
 
 def _next_float(value: float, bits: int) -> float:
@@ -108,6 +119,8 @@ PLANTED = {
     (3, "num_real"): _next_float(value(3, "num_real"), 32),
     (4, "num_double"): _next_float(value(4, "num_double"), 64),
     (5, "fine_real"): _next_float(value(5, "fine_real"), 32),
+    (15, "whole"): ROWS[15]["whole"] + 1,
+    (7, "whole_double"): _next_float(value(7, "whole_double"), 64),
 }
 CROSSED_ROW = _midpoint_crossed()
 PLANTED[(CROSSED_ROW, "fine")] = EXACT.subtract(ROWS[CROSSED_ROW]["fine"], Decimal("1E-30"))
@@ -175,7 +188,7 @@ def copy_to_postgres(url: str) -> None:
         connection.execute(f"create temporary table written (id bigint, {decimals})")
         with connection.cursor() as cursor:
             cursor.executemany(
-                "insert into written values (%s, %s, %s, %s)",
+                f"insert into written values (%s{', %s' * len(DECIMALS)})",
                 [(row_id, *(values[d] for d in DECIMALS)) for row_id, values in ROWS.items()],
             )
         columns = _float_copies("real", "double precision")
