@@ -76,7 +76,7 @@
     {%- elif rule == 'half_even' -%}
         {#- Half up, then a tie that went to an odd unit back down: the lift is a multiple of
             twice the unit, so a unit's parity is its quotient's. -#}
-        {%- set lift = 2 * unit * ((10 ** 14 * tick + 2 * unit - 1) // (2 * unit)) -%}
+        {%- set lift = 2 * unit * ((10 ** 20 // tick + 2 * unit - 1) // (2 * unit)) -%}
         {%- set lifted = '(' ~ micros ~ ' + ' ~ (lift + half) ~ ')' -%}
         {%- set units = division.format(lifted, unit) -%}
         {%- set odd_tie = '(' ~ lifted ~ ' - ' ~ units ~ ' * ' ~ unit ~ ' = 0 and ' ~ units ~ ' - ' ~ division.format(units, 2) ~ ' * 2 = 1)' -%}
@@ -97,7 +97,7 @@
     puts any supported instant above 0. In nanoseconds that passes 2^63: a dialect's nanoseconds
     are a 128-bit or decimal integer. -#}
 {% macro _floored_micros(micros, width, offset, division, tick=1000) %}
-    {%- set lift = width * ((10 ** 14 * tick + width - 1) // width) -%}
+    {%- set lift = width * ((10 ** 20 // tick + width - 1) // width) -%}
     {{ return('(' ~ division.format('(' ~ micros ~ ' + ' ~ (lift + offset) ~ ')', width) ~ ' * ' ~ width ~ ' - ' ~ lift ~ ')') }}
 {% endmacro %}
 
