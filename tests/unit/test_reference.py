@@ -2,7 +2,14 @@ import datetime as dt
 import hashlib
 import math
 
-from parity.reference import epoch_micros, float_text, row_hash, row_string, timestamp_text
+from parity.reference import (
+    canonical_text,
+    epoch_micros,
+    float_text,
+    row_hash,
+    row_string,
+    timestamp_text,
+)
 
 
 def test_row_string_is_unambiguous():
@@ -37,3 +44,39 @@ def test_coarser_timestamps_follow_the_storing_engines_rule():
     before = epoch_micros(dt.datetime(1969, 12, 31, 23, 59, 59, 500))
     assert timestamp_text(before, 3, "half_away_from_1970") == "1969-12-31 23:59:59.000"
     assert timestamp_text(before, 3, "half_up") == "1969-12-31 23:59:59.001"
+
+
+def test_nanoseconds_round_by_the_coarser_rule_and_stay_at_nine_digits():
+    nanos = {"digits": 6, "nanos": True}
+    tie = 1_577_836_800_000_002_500  # 2020-01-01 00:00:00.0000025
+    assert canonical_text({"kind": "timestamp", **nanos, "rounding": "half_even"}, tie) == (
+        "2020-01-01 00:00:00.000002"
+    )
+    assert canonical_text(
+        {"kind": "timestamp", **nanos, "rounding": "half_away_from_1970"}, tie
+    ) == ("2020-01-01 00:00:00.000003")
+    before = -500  # 1969-12-31 23:59:59.9999995: a tie before 1970, and a carry for half_even
+    assert timestamp_text(before, 6, "half_away_from_1970", 9) == "1969-12-31 23:59:59.999999"
+    assert timestamp_text(before, 6, "half_even", 9) == "1970-01-01 00:00:00.000000"
+    assert timestamp_text(before, 6, "truncate", 9) == "1969-12-31 23:59:59.999999"
+    assert timestamp_text(before, 9, "truncate", 9) == "1969-12-31 23:59:59.999999500"
+
+
+def test_a_naive_value_in_a_zone_is_the_later_reading_in_a_gap_or_an_overlap():
+    paris = {
+        "kind": "timestamp_ntz",
+        "digits": 6,
+        "rounding": "truncate",
+        "time_zone": "Europe/Paris",
+    }
+    read = {
+        dt.datetime(2024, 7, 14, 14, 0): "2024-07-14 12:00:00.000000",
+        dt.datetime(2024, 3, 31, 2, 30): "2024-03-31 01:30:00.000000",  # gap: +01:00
+        dt.datetime(2024, 10, 27, 2, 30): "2024-10-27 01:30:00.000000",  # overlap: +01:00
+    }
+    for wall, utc in read.items():
+        assert canonical_text(paris, wall) == utc
+    nanos = 1_711_848_600_000_000_001  # 2024-03-31 02:30:00.000000001 in Paris, in the gap
+    assert canonical_text({**paris, "digits": 9, "nanos": True}, nanos + 3_600 * 10**9) == (
+        "2024-03-31 01:30:00.000000001"
+    )
