@@ -6,6 +6,8 @@ the pair says which zone, and not before. Every planted change is found, and not
 from __future__ import annotations
 
 import datetime as dt
+import json
+import zoneinfo
 
 import pytest
 
@@ -65,6 +67,12 @@ PAIRS = {
         _side("time_lake", "instants_lake"),
         ZONE,
     ),
+    # A time window: bounds in UTC for the instants, Paris wall clocks for the legacy side.
+    "paris_window": (
+        _side("time_pg", "paris_walls"),
+        _side("time_lake", "instants_lake"),
+        {**ZONE, "time_window": {"column": "moment", "max_age": "1000 days"}},
+    ),
     # Two naive sides in the same zone: wall clocks, as they stand.
     "same_zone": (
         _side("time_pg", "paris_walls"),
@@ -81,6 +89,7 @@ MATCHING = [
     "duckdb_ns_paris",
     "spark_paris",
     "lake_paris",
+    "paris_window",
     "same_zone",
 ]
 ZONED_ROWS = {str(key) for key, (wall, _) in matrix.ZONED.items() if wall is not None}
@@ -225,3 +234,18 @@ def test_an_unknown_zone_names_the_pair_and_side(scratch, time_zone, message):
     )
     assert not result.success
     assert message in error_text(result)
+
+
+def test_a_time_window_bounds_a_naive_side_by_its_wall_clocks(reconciled):
+    """The window's bound, an instant, is a Paris wall clock in the legacy side's SQL."""
+    summaries, _, plans = reconciled
+    bound = json.loads(summaries["paris_window"]["filters"])["time_window"]["from"]
+    wall = (
+        dt.datetime.fromisoformat(bound)
+        .replace(tzinfo=dt.timezone.utc)
+        .astimezone(zoneinfo.ZoneInfo(matrix.PARIS))
+    )
+    assert f"\"moment\" >= timestamp '{wall:%Y-%m-%d %H:%M:%S.%f}'" in (
+        plans["paris_window"].source.canonical_sql
+    )
+    assert f"`moment` >= timestamp_ltz'{bound}+00:00'" in plans["paris_window"].target.canonical_sql
