@@ -12,7 +12,7 @@ import zoneinfo
 import pytest
 
 from parity.plan import pairs_from_rows
-from parity.reference import canonical_text
+from parity.reference import canonical_text, hash_grid, tolerant_text
 from tests.integration import time_matrix as matrix
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import reconcile
@@ -25,6 +25,7 @@ def _side(source: str, table: str) -> dict:
 
 
 ZONE = {"time_zone": {"source": matrix.PARIS}}
+GRID = {"tolerance": {"defaults": {"timestamp": {"temporal_tolerance_ms": 0.002}}}}
 PAIRS = {
     # Nanoseconds against microseconds stored by Spark (cut), DuckDB and PostgreSQL (rounded).
     "ns_spark": (_side("time_duckdb", "ns_values"), _side("time_lake", "ns_lake"), {}),
@@ -37,6 +38,9 @@ PAIRS = {
         _side("time_duckdb", "ns_values"),
         {"tolerance": {"defaults": {"timestamp": {"temporal_tolerance_ms": 0.001}}}},
     ),
+    # Hashed on a grid of 2 µs cells: at nanoseconds, and a nanosecond side at microseconds.
+    "ns_gridded": (_side("time_duckdb", "ns_changed"), _side("time_duckdb", "ns_values"), GRID),
+    "ns_spark_gridded": (_side("time_duckdb", "ns_values"), _side("time_lake", "ns_lake"), GRID),
     # Paris wall clocks against the instants they name.
     "pg_paris": (_side("time_pg", "paris_walls"), _side("time_lake", "instants_lake"), ZONE),
     "pg_paris_unset": (_side("time_pg", "paris_walls"), _side("time_lake", "instants_lake"), {}),
@@ -249,3 +253,26 @@ def test_a_time_window_bounds_a_naive_side_by_its_wall_clocks(reconciled):
         plans["paris_window"].source.canonical_sql
     )
     assert f"`moment` >= timestamp_ltz'{bound}+00:00'" in plans["paris_window"].target.canonical_sql
+
+
+@pytest.mark.parametrize("name", ["ns_gridded", "ns_spark_gridded"])
+def test_tolerant_texts_of_nanoseconds_are_the_references(reconciled, spark, name):
+    """On a grid of 2 µs, a nanosecond apart is the same cell: the copies match by checksum
+    alone; each side's tolerant text is the reference's label of its canonical text."""
+    summaries, _, plans = reconciled
+    assert summaries[name]["passed"] and summaries[name]["checksum_passes"] == 1
+    plan = plans[name]
+    rules = {rule.column: rule for rule in plan.column_rules}
+    compared = list(plan.target.column_names)
+    assert set(plan.gridded_columns) == set(compared)
+    for side in (plan.source, plan.target):
+        for row in canonical_rows(side, spark).values():
+            canonical, tolerant = row[1 : 1 + len(compared)], row[1 + len(compared) :]
+            expected = tuple(
+                tolerant_text(
+                    hash_grid(rules[column].kind, rules[column].tolerance),
+                    canonical[compared.index(column)],
+                )
+                for column in plan.gridded_columns
+            )
+            assert tolerant == expected
