@@ -10,7 +10,8 @@
     {%- set view = parity.quote_identifier('spark', '__parity_described_files') -%}
     {%- do try_or_compiler_error(
         described ~ ": Spark cannot read " ~ location['format'] ~ " files at " ~ location['path']
-            ~ ": the path does not exist, or holds nothing Spark can read as " ~ location['format'],
+            ~ ": the path does not exist, or holds nothing Spark can read as " ~ location['format']
+            ~ ", or a type Spark cannot read (such as a Parquet timestamp in nanoseconds)",
         run_query, 'create or replace temporary view ' ~ view ~ ' as select * from ' ~ location['name']) -%}
     {%- set details = parity.spark_column_details(view) -%}
     {%- set columns = [] -%}

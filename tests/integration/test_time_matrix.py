@@ -9,7 +9,9 @@ import datetime as dt
 import json
 import zoneinfo
 
+import duckdb
 import pytest
+import yaml
 
 from parity.plan import pairs_from_rows
 from parity.reference import canonical_text, hash_grid, tolerant_text
@@ -276,3 +278,31 @@ def test_tolerant_texts_of_nanoseconds_are_the_references(reconciled, spark, nam
                 for column in plan.gridded_columns
             )
             assert tolerant == expected
+
+
+def test_a_nanosecond_parquet_file_side_fails_naming_pair_and_side(scratch, tmp_path):
+    """Spark 4 refuses a Parquet timestamp in nanoseconds: as a file side, the plan says so."""
+    folder = tmp_path / "ns"
+    folder.mkdir()
+    with duckdb.connect() as connection:
+        connection.execute(
+            "copy (select 1::bigint as id, timestamp_ns '2020-01-01 00:00:00.123456789' as wall)"
+            f" to '{folder}/part-0.parquet'"
+        )
+    files = {"format": "parquet"}
+    table = {"name": "ns", "meta": {"parity": {"path": str(folder)}}}
+    sources = {
+        "version": 2,
+        "sources": [{"name": "ns_files", "meta": {"parity": files}, "tables": [table]}],
+    }
+    scratch.write("models/ns_files.yml", yaml.safe_dump(sources))
+    try:
+        side = {"source": ["ns_files", "ns"]}
+        result = reconcile(
+            scratch, [{"name": "ns_file", "source": side, "target": side, "key": "id"}]
+        )
+    finally:
+        (scratch.path / "models/ns_files.yml").unlink()
+    assert not result.success
+    assert "parity pair 'ns_file': source relation (source ns_files.ns)" in error_text(result)
+    assert "a Parquet timestamp in nanoseconds" in error_text(result)
