@@ -19,6 +19,9 @@
         ('ordered_at', {'kind': 'timestamp', 'digits': 6, 'rounding': 'truncate'}),
         ('packed_at', {'kind': 'timestamp', 'digits': 3, 'rounding': 'half_away_from_2000'}),
         ('local_time', {'kind': 'timestamp_ntz', 'digits': 0, 'rounding': 'half_up'}),
+        ('settled_at', {'kind': 'timestamp_ntz', 'digits': 9, 'rounding': 'half_away_from_1970', 'nanos': true}),
+        ('logged_at', {'kind': 'timestamp', 'digits': 6, 'rounding': 'half_even', 'nanos': true}),
+        ('store_time', {'kind': 'timestamp_ntz', 'digits': 6, 'rounding': 'truncate', 'time_zone': 'Europe/Paris'}),
         ('payload', {'kind': 'binary'}),
         ('attributes', {'kind': 'nested'}),
         ('document', {'kind': 'json'}),
@@ -30,6 +33,9 @@
         ('picked_at', {'kind': 'timestamp', 'digits': 6, 'rounding': 'truncate'}, {'temporal_tolerance_ms': 1}),
         ('channel', {'kind': 'string', 'padded': false}, {'trim': true, 'case_insensitive': true, 'empty_equals_null': true}),
     ] -%}
+    {#- Only DuckDB and Snowflake hold nanoseconds; only these three read a naive side in a zone. -#}
+    {%- set leave_out = leave_out + ([] if dialect in ['duckdb', 'snowflake'] else ['settled_at', 'logged_at'])
+        + ([] if dialect in ['postgres', 'duckdb', 'spark'] else ['store_time']) -%}
     {%- set columns = [] -%}
     {%- for name, profile in profiles if name not in leave_out -%}
         {%- do columns.append({'name': name, 'profile': profile}) -%}

@@ -10,6 +10,7 @@
         'max_differences': none,
         'tolerant_checksums': true,
         'where': none,
+        'time_zone': none,
         'exclude_columns': [],
         'time_window': none,
         'sensitive': false,

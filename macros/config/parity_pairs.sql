@@ -76,6 +76,7 @@
     {%- endfor -%}
     {%- do parity._check_tolerance(where, normalized['tolerance']) -%}
     {%- do parity._check_filters(where, normalized) -%}
+    {%- do parity._check_time_zone(where, normalized['time_zone']) -%}
     {%- set drift = parity._tolerance_number(normalized['max_row_drift_pct']) -%}
     {%- if drift is none or drift < 0 or drift > 100 -%}
         {{ exceptions.raise_compiler_error(where ~ ": max_row_drift_pct must be a percentage from 0 to 100, not '" ~ normalized['max_row_drift_pct'] ~ "'") }}

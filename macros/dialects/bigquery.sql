@@ -52,6 +52,9 @@
     {%- elif kind == 'date' -%}
         {{ return("format_date('%E4Y-%m-%d', " ~ expression ~ ")") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
+        {%- if profile.get('time_zone') -%}
+            {{ exceptions.raise_compiler_error("parity: bigquery cannot read a naive timestamp in a time zone yet") }}
+        {%- endif -%}
         {#- A DATETIME is a wall clock: counted from the DATETIME epoch, it reads as UTC. -#}
         {%- set micros = ('unix_micros(' ~ expression ~ ')') if kind == 'timestamp'
             else ("datetime_diff(" ~ expression ~ ", datetime '1970-01-01 00:00:00', microsecond)") -%}

@@ -2,8 +2,9 @@
     spelling: INTEGER, DECIMAL(12,2), TIMESTAMP WITH TIME ZONE...), canonical values, row hash,
     key position, cell number, query parameters, time literals. -#}
 
-{#- A finer timestamp cast to a coarser one (TIMESTAMP_MS, TIMESTAMP_S) rounds half away from
-    zero around 1970-01-01. Nested types (STRUCT(...), MAP(...), lists spelled `T[]` or `T[n]`)
+{#- A finer timestamp cast to a coarser one (TIMESTAMP_MS, TIMESTAMP_S, or TIMESTAMP from
+    TIMESTAMP_NS) rounds half away from zero around 1970-01-01. TIMESTAMP_NS and TIMESTAMPTZ_NS
+    hold nanoseconds. Nested types (STRUCT(...), MAP(...), lists spelled `T[]` or `T[n]`)
     compare as JSON documents, as the JSON type does: DuckDB's catalog lists no nested fields. -#}
 {% macro duckdb__type_profile(data_type) %}
     {%- if data_type.endswith(']') or data_type.startswith(('struct(', 'map(')) -%}
@@ -18,11 +19,11 @@
         'string': ['varchar'],
         'uuid': ['uuid'],
         'date': ['date'],
-        'timestamp': ['timestamp with time zone', 'timestamptz'],
-        'timestamp_ntz': ['timestamp', 'timestamp_us', 'timestamp_ms', 'timestamp_s'],
+        'timestamp': ['timestamp with time zone', 'timestamptz', 'timestamptz_ns'],
+        'timestamp_ntz': ['timestamp', 'timestamp_us', 'timestamp_ms', 'timestamp_s', 'timestamp_ns'],
         'binary': ['blob'],
         'json': ['json'],
-    }, {'default_scale': 3, 'timestamp_digits': 6, 'digits_by_name': {'timestamp_ms': 3, 'timestamp_s': 0},
+    }, {'default_scale': 3, 'timestamp_digits': 6, 'digits_by_name': {'timestamp_ms': 3, 'timestamp_s': 0, 'timestamp_ns': 9, 'timestamptz_ns': 9},
         'rounding': 'half_away_from_1970'})) }}
 {% endmacro %}
 
@@ -46,8 +47,16 @@
     {%- elif kind == 'date' -%}
         {{ return("strftime(cast(" ~ expression ~ " as date), '%Y-%m-%d')") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
-        {%- set micros = 'epoch_us(' ~ expression ~ ')' -%}
-        {%- set rounded = parity._rounded_micros(micros, profile, '({0} // {1})') -%}
+        {%- set zone = profile.get('time_zone') -%}
+        {%- if profile.get('nanos') -%}
+            {#- Nanoseconds pass 2^63 once lifted (parity._floored_micros): a hugeint. -#}
+            {%- set instant = ("timezone('" ~ zone | replace("'", "''") ~ "', " ~ expression ~ ")") if zone else expression -%}
+            {%- set rounded = parity._rounded_micros('cast(epoch_ns(' ~ instant ~ ') as hugeint)', profile, '({0} // {1})') -%}
+            {{ return(parity._timestamp_text("strftime(make_timestamp_ns(cast(" ~ rounded ~ " as bigint)), '%Y-%m-%d %H:%M:%S.%n')", profile['digits'], 9)) }}
+        {%- endif -%}
+        {#- timezone() of a TIMESTAMP_MS or _S would answer a TIMESTAMPTZ_NS: a TIMESTAMP first. -#}
+        {%- set instant = ("timezone('" ~ zone | replace("'", "''") ~ "', cast(" ~ expression ~ " as timestamp))") if zone else expression -%}
+        {%- set rounded = parity._rounded_micros('epoch_us(' ~ instant ~ ')', profile, '({0} // {1})') -%}
         {{ return(parity._timestamp_text("strftime(make_timestamp(" ~ rounded ~ "), '%Y-%m-%d %H:%M:%S.%f')", profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}

@@ -57,6 +57,9 @@
     {%- elif kind == 'date' -%}
         {{ return("date_format(" ~ expression ~ ", '%Y-%m-%d')") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
+        {%- if profile.get('time_zone') -%}
+            {{ exceptions.raise_compiler_error("parity: mysql cannot read a naive timestamp in a time zone yet") }}
+        {%- endif -%}
         {#- unix_timestamp() of a TIMESTAMP column is its stored UTC instant, untouched by the
             session time zone; DATETIME is a wall clock, counted from a DATETIME epoch. -#}
         {%- set micros = ('cast(unix_timestamp(' ~ expression ~ ') * 1000000 as signed)') if kind == 'timestamp'

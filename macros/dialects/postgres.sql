@@ -4,7 +4,8 @@
 
 {#- An unconstrained numeric holds any scale, so the other side's decides (scale 38). A finer
     timestamp stored in a coarser column rounds half away from zero around 2000-01-01, the
-    epoch of PostgreSQL's own microsecond count. -#}
+    epoch of PostgreSQL's own microsecond count; nanoseconds in a text it reads round to the
+    nearest microsecond, ties to even (rint). -#}
 {% macro postgres__type_profile(data_type) %}
     {{ return(parity._profile_by_name(data_type, {
         'integer': ['smallint', 'integer', 'bigint'],
@@ -20,7 +21,7 @@
         'timestamp_ntz': ['timestamp without time zone', 'timestamp'],
         'binary': ['bytea'],
         'json': ['json', 'jsonb'],
-    }, {'default_scale': 38, 'timestamp_digits': 6, 'rounding': 'half_away_from_2000'})) }}
+    }, {'default_scale': 38, 'timestamp_digits': 6, 'rounding': 'half_away_from_2000', 'nanos_rounding': 'half_even'})) }}
 {% endmacro %}
 
 
@@ -41,12 +42,19 @@
         {{ return('lower(cast(' ~ expression ~ ' as text))') }}
     {%- elif kind == 'date' -%}
         {{ return("to_char(" ~ expression ~ ", 'YYYY-MM-DD')") }}
-    {%- elif kind in ['timestamp', 'timestamp_ntz'] and profile['digits'] == 6 and not profile.get('grid') -%}
-        {#- Nothing to round: the value's own text in UTC, without the epoch arithmetic (a zoned
-            value's wall clock in UTC; a naive value is read as UTC already). -#}
-        {%- set utc = ('(' ~ expression ~ ") at time zone 'UTC'") if kind == 'timestamp' else expression -%}
-        {{ return("to_char(" ~ utc ~ ", 'YYYY-MM-DD HH24:MI:SS.US')") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
+        {#- A naive value written in a time zone is read there (at time zone: a wall-clock time the
+            zone skips or repeats is the later of its two readings), and is then an instant. -#}
+        {%- if profile.get('time_zone') -%}
+            {%- set expression = '(' ~ expression ~ " at time zone '" ~ profile['time_zone'] | replace("'", "''") ~ "')" -%}
+            {%- set kind = 'timestamp' -%}
+        {%- endif -%}
+        {%- if profile['digits'] == 6 and not profile.get('grid') -%}
+            {#- Nothing to round: the value's own text in UTC, without the epoch arithmetic (a zoned
+                value's wall clock in UTC; a naive value is read as UTC already). -#}
+            {%- set utc = ('(' ~ expression ~ ") at time zone 'UTC'") if kind == 'timestamp' else expression -%}
+            {{ return("to_char(" ~ utc ~ ", 'YYYY-MM-DD HH24:MI:SS.US')") }}
+        {%- endif -%}
         {%- set micros = 'cast(extract(epoch from ' ~ expression ~ ') * 1000000 as bigint)' -%}
         {%- set rounded = parity._rounded_micros(micros, profile, '({0} / {1})') -%}
         {#- interval * number goes through a double: seconds and microseconds apart stay exact. -#}

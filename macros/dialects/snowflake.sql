@@ -48,12 +48,17 @@
     {%- elif kind == 'date' -%}
         {{ return("to_char(" ~ expression ~ ", 'YYYY-MM-DD')") }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
-        {#- EPOCH_MICROSECOND counts a zoned value's instant from 1970-01-01 UTC and a naive one's
-            wall clock as if in UTC; TO_TIMESTAMP_NTZ(n, 6) reads such a count back. A divisor of
+        {#- EPOCH_MICROSECOND (EPOCH_NANOSECOND, for a column of more than 6 digits) counts a zoned
+            value's instant from 1970-01-01 UTC and a naive one's wall clock as if in UTC;
+            TO_TIMESTAMP_NTZ(n, 6) (or 9) reads such a count back. A divisor of
             10^k gives an exact NUMBER quotient, so floor() is integer division. -#}
-        {%- set micros = 'date_part(epoch_microsecond, ' ~ expression ~ ')' -%}
-        {%- set rounded = parity._rounded_micros(micros, profile, 'floor({0} / {1})') -%}
-        {{ return(parity._timestamp_text("to_char(to_timestamp_ntz(" ~ rounded ~ ", 6), 'YYYY-MM-DD HH24:MI:SS.FF6')", profile['digits'])) }}
+        {%- if profile.get('time_zone') -%}
+            {{ exceptions.raise_compiler_error("parity: snowflake cannot read a naive timestamp in a time zone yet") }}
+        {%- endif -%}
+        {%- set held = 9 if profile.get('nanos') else 6 -%}
+        {%- set unit = 'nanosecond' if held == 9 else 'microsecond' -%}
+        {%- set rounded = parity._rounded_micros('date_part(epoch_' ~ unit ~ ', ' ~ expression ~ ')', profile, 'floor({0} / {1})') -%}
+        {{ return(parity._timestamp_text("to_char(to_timestamp_ntz(" ~ rounded ~ ", " ~ held ~ "), 'YYYY-MM-DD HH24:MI:SS.FF" ~ held ~ "')", profile['digits'], held)) }}
     {%- elif kind == 'binary' -%}
         {{ return('hex_encode(' ~ expression ~ ', 0)') }}
     {%- endif -%}

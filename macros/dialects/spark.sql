@@ -67,8 +67,9 @@
     {%- elif kind == 'date' -%}
         {{ return('cast(cast(' ~ expression ~ ' as date) as string)') }}
     {%- elif kind in ['timestamp', 'timestamp_ntz'] -%}
+        {%- set wall = parity._spark_utc_wall_clock(expression, profile['time_zone']) if profile.get('time_zone') else expression -%}
         {%- set micros = ('unix_micros(' ~ expression ~ ')') if kind == 'timestamp'
-            else parity._spark_wall_clock_micros(expression) -%}
+            else parity._spark_wall_clock_micros(wall) -%}
         {{ return(parity._timestamp_text(parity._spark_micros_text(parity._rounded_micros(micros, profile, '({0} div {1})')), profile['digits'])) }}
     {%- elif kind == 'binary' -%}
         {{ return('lower(hex(' ~ expression ~ '))') }}
@@ -119,6 +120,21 @@
         "(unix_date(cast(" ~ expression ~ " as date)) * 86400000000 + hour(" ~ expression ~ ") * 3600000000"
         ~ " + cast(minute(" ~ expression ~ ") as bigint) * 60000000 + cast(date_part('SECOND', " ~ expression ~ ") * 1000000 as bigint))"
     ) }}
+{% endmacro %}
+
+
+{#- The UTC wall clock (a timestamp_ntz) of the instant a timestamp_ntz names in `zone`, without
+    the session time zone. Where the zone skips or repeats the wall-clock time, the later of its
+    two readings, as PostgreSQL and DuckDB read it: convert_timezone takes the offset before a
+    gap, as they do, but the earlier instant of an overlap; the reading with the offset of a
+    day later is the other one, taken when it is later and names the same wall-clock time. -#}
+{% macro _spark_utc_wall_clock(expression, zone) %}
+    {%- set zone = parity._spark_string_literal(zone) -%}
+    {%- set first = 'convert_timezone(' ~ zone ~ ", 'UTC', " ~ expression ~ ')' -%}
+    {%- set day_after = '(' ~ first ~ " + interval '1' day)" -%}
+    {%- set later = '(' ~ expression ~ " - (convert_timezone('UTC', " ~ zone ~ ', ' ~ day_after ~ ') - ' ~ day_after ~ '))' -%}
+    {{ return('(case when ' ~ later ~ ' > ' ~ first ~ " and convert_timezone('UTC', " ~ zone ~ ', ' ~ later ~ ') = ' ~ expression
+        ~ ' then ' ~ later ~ ' else ' ~ first ~ ' end)') }}
 {% endmacro %}
 
 

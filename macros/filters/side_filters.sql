@@ -2,7 +2,8 @@
     (one predicate for both sides, or one per side; each checked to be exactly one expression in
     its side's dialect before it is pasted in) and its `time_window` over an update column,
     whose bounds are fixed when the plan is rendered (dbt's run_started_at, UTC): rows updated at
-    or after now - max_age and before now - min_age. Returns {'source': sql or none, 'target':
+    or after now - max_age and before now - min_age (wall clocks in the side's `time_zone`, for
+    a naive column written in one). Returns {'source': sql or none, 'target':
     sql or none, 'applied': what the summary reports}. -#}
 {% macro side_filters(where, pair, dialects, sides) %}
     {%- set predicates = {'source': [], 'target': []} -%}
@@ -20,24 +21,29 @@
     {%- endif -%}
     {%- set window = pair['time_window'] -%}
     {%- if window -%}
-        {%- set bounds = {} -%}
+        {%- set bounds, instants = {}, {} -%}
         {%- for age, bound in [('max_age', 'from'), ('min_age', 'until')] if window.get(age) -%}
             {%- set instant = run_started_at - modules.datetime.timedelta(seconds=parity._duration_seconds(where, age, window[age])) -%}
+            {%- do instants.update({bound: instant if instant.tzinfo else modules.pytz.utc.localize(instant)}) -%}
             {%- do bounds.update({bound: instant.strftime('%Y-%m-%d %H:%M:%S.%f')}) -%}
         {%- endfor -%}
+        {%- set zones = parity._side_time_zones(pair) -%}
         {%- for side, info in sides.items() -%}
             {%- set column = info['column'] -%}
             {%- set kind = column['profile']['kind'] -%}
+            {#- A naive column written in a time zone holds wall clocks there: so are its bounds. -#}
+            {%- set zone = zones[0 if side == 'source' else 1] if kind == 'timestamp_ntz' else none -%}
+            {%- set side_bounds = parity._wall_clock_bounds(instants, zone) if zone else bounds -%}
             {%- if kind not in ['timestamp', 'timestamp_ntz', 'date'] -%}
                 {{ exceptions.raise_compiler_error(where ~ ": time_window column '" ~ window['column'] ~ "' is " ~ column['data_type']
                     ~ " in the " ~ side ~ " relation: it must be a timestamp or a date") }}
             {%- endif -%}
             {%- set quoted = parity.quote_identifier(info['dialect'], column['name']) -%}
-            {%- if 'from' in bounds -%}
-                {%- do predicates[side].append(quoted ~ ' >= ' ~ parity.timestamp_literal(info['dialect'], bounds['from'], kind)) -%}
+            {%- if 'from' in side_bounds -%}
+                {%- do predicates[side].append(quoted ~ ' >= ' ~ parity.timestamp_literal(info['dialect'], side_bounds['from'], kind)) -%}
             {%- endif -%}
-            {%- if 'until' in bounds -%}
-                {%- do predicates[side].append(quoted ~ ' < ' ~ parity.timestamp_literal(info['dialect'], bounds['until'], kind)) -%}
+            {%- if 'until' in side_bounds -%}
+                {%- do predicates[side].append(quoted ~ ' < ' ~ parity.timestamp_literal(info['dialect'], side_bounds['until'], kind)) -%}
             {%- endif -%}
         {%- endfor -%}
         {%- do applied.update({'time_window': {'column': window['column'], 'from': bounds.get('from'), 'until': bounds.get('until')}}) -%}
@@ -61,4 +67,14 @@
     {%- endif -%}
     {%- set unit = {'second': 1, 'minute': 60, 'hour': 3600, 'day': 86400, 'week': 604800}[found.group(2)] -%}
     {{ return((found.group(1) | float) * unit) }}
+{% endmacro %}
+
+
+{#- The bounds of a time window as wall clocks in `zone` (`YYYY-MM-DD HH:MM:SS.ffffff`). -#}
+{% macro _wall_clock_bounds(instants, zone) %}
+    {%- set walls = {} -%}
+    {%- for bound, instant in instants.items() -%}
+        {%- do walls.update({bound: instant.astimezone(modules.pytz.timezone(zone)).strftime('%Y-%m-%d %H:%M:%S.%f')}) -%}
+    {%- endfor -%}
+    {{ return(walls) }}
 {% endmacro %}

@@ -1,8 +1,9 @@
 {#- The profiles the two sides of a column pair canonicalize at, [source, target]: the precision
     both can represent (docs/canonical-encoding.md, "Negotiation"). For a pair of types that
     cannot be made comparable, the reason as text instead: the plan reports it as a schema
-    finding and compares the other columns. -#}
-{% macro negotiate_profile(source_column, target_column) %}
+    finding and compares the other columns. `time_zones`, [source, target], are the zones the
+    naive timestamps of each side were written in (none: UTC). -#}
+{% macro negotiate_profile(source_column, target_column, time_zones=none) %}
     {%- set profiles = [source_column['profile'], target_column['profile']] -%}
     {%- set kinds = profiles | map(attribute='kind') | list -%}
     {%- set sorted_kinds = kinds | sort -%}
@@ -46,13 +47,24 @@
         {%- endfor -%}
         {{ return(negotiated) }}
     {%- elif sorted_kinds[0] in ['timestamp', 'timestamp_ntz'] and sorted_kinds[1] in ['timestamp', 'timestamp_ntz'] -%}
-        {#- A zoned timestamp pairs with a naive one read as UTC. The coarser side's engine rounded
-            the finer values when it stored them: the finer side is rounded by its rule. -#}
-        {%- set coarser = profiles | sort(attribute='digits') | first -%}
-        {{ return([
-            {'kind': kinds[0], 'digits': coarser['digits'], 'rounding': coarser['rounding']},
-            {'kind': kinds[1], 'digits': coarser['digits'], 'rounding': coarser['rounding']},
-        ]) }}
+        {#- The coarser side's engine rounded the finer values when it stored them: the finer side
+            is rounded by its rule (its rule for nanoseconds stored in microseconds, where it has
+            one of its own). A side holding more than 6 digits is read in nanoseconds. -#}
+        {%- set coarser, finer = profiles | sort(attribute='digits') -%}
+        {%- set rounding = coarser.get('nanos_rounding', coarser['rounding']) if coarser['digits'] == 6 and finer['digits'] > 6 else coarser['rounding'] -%}
+        {%- set zones = parity._naive_time_zones(kinds, time_zones or [none, none]) -%}
+        {%- set negotiated = [] -%}
+        {%- for profile in profiles -%}
+            {%- set side = {'kind': kinds[loop.index0], 'digits': coarser['digits'], 'rounding': rounding} -%}
+            {%- if profile['digits'] > 6 -%}
+                {%- do side.update({'nanos': true}) -%}
+            {%- endif -%}
+            {%- if zones[loop.index0] -%}
+                {%- do side.update({'time_zone': zones[loop.index0]}) -%}
+            {%- endif -%}
+            {%- do negotiated.append(side) -%}
+        {%- endfor -%}
+        {{ return(negotiated) }}
     {%- elif sorted_kinds in [['json', 'string'], ['nested', 'string']] -%}
         {#- A string column holding JSON documents: parsed, then written like the other side's. -#}
         {%- set negotiated = [] -%}
@@ -66,4 +78,19 @@
         {{ return([{'kind': kinds[0]}] * 2) }}
     {%- endif -%}
     {{ return(source_column['data_type'] ~ ' (' ~ source_column['dialect'] ~ ') and ' ~ target_column['data_type'] ~ ' (' ~ target_column['dialect'] ~ ') cannot be compared') }}
+{% endmacro %}
+
+
+{#- The zone each side's naive timestamps are read in, to compare instants (none: its wall clock
+    as it stands, which UTC also is): a naive side paired with a zoned one is read in its zone;
+    two naive sides are read in theirs when the zones differ, and compared as wall clocks when
+    they are the same. -#}
+{% macro _naive_time_zones(kinds, time_zones) %}
+    {%- set zones = [time_zones[0] or 'UTC', time_zones[1] or 'UTC'] -%}
+    {%- set read = [] -%}
+    {%- for kind in kinds -%}
+        {%- set as_instant = kind == 'timestamp_ntz' and ('timestamp' in kinds or zones[0] != zones[1]) -%}
+        {%- do read.append(zones[loop.index0] if as_instant and zones[loop.index0] != 'UTC' else none) -%}
+    {%- endfor -%}
+    {{ return(read) }}
 {% endmacro %}

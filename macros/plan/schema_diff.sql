@@ -19,7 +19,7 @@
             {%- set source_column = parity._column_named(where, 'source', locations['source'], described['source'], name) -%}
             {%- set target_column = parity._column_named(where, 'target', locations['target'], described['target'], target_name) -%}
             {%- do paired_targets.append(target_column['name'] | lower) -%}
-            {%- set profiles = parity.negotiate_profile(source_column, target_column) -%}
+            {%- set profiles = parity.negotiate_profile(source_column, target_column, parity._side_time_zones(pair)) -%}
             {%- if profiles is string and loop.index0 < key_count -%}
                 {{ exceptions.raise_compiler_error(where ~ ": key column '" ~ name ~ "': " ~ profiles) }}
             {%- elif profiles is not string -%}

@@ -14,6 +14,7 @@ import math
 import re
 import struct
 import uuid
+import zoneinfo
 from collections.abc import Iterable
 from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import Any
@@ -21,7 +22,7 @@ from typing import Any
 NULL_FIELD = "-"
 HASH_HEX_DIGITS = 15  # the lower 60 bits of the MD5
 EPOCH = dt.datetime(1970, 1, 1)
-EPOCH_2000_MICROS = 946_684_800_000_000
+EPOCH_2000_SECONDS = 946_684_800
 # Enough digits for any decimal(38, s) (Python's default context keeps 28).
 EXACT = Context(prec=80)
 TRUE_SPELLINGS = {"t", "true", "y", "yes", "1"}
@@ -79,7 +80,9 @@ def canonical_text(profile: dict[str, Any], value: Any) -> str | None:
     if kind == "date":
         return value.isoformat()
     if kind in ("timestamp", "timestamp_ntz"):
-        return timestamp_text(epoch_micros(value), profile["digits"], profile["rounding"])
+        held = 9 if profile.get("nanos") else 6
+        ticks = epoch_ticks(value, held, profile.get("time_zone"))
+        return timestamp_text(ticks, profile["digits"], profile["rounding"], held)
     if kind == "binary":
         return bytes(value).hex()
     if kind in ("nested", "json", "json_text"):
@@ -138,23 +141,52 @@ def epoch_micros(value: dt.datetime) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
-def rounded_micros(micros: int, digits: int, rounding: str) -> int:
-    """``micros`` at ``digits`` fractional digits, by the storing engine's rule."""
-    unit = 10 ** (6 - digits)
+def epoch_ticks(value: dt.datetime | int, held: int = 6, time_zone: str | None = None) -> int:
+    """Ticks (10^-``held`` s) since 1970-01-01 00:00:00 of a datetime, or of a count of
+    nanoseconds (Python's datetime stops at microseconds); a naive value written in
+    ``time_zone`` counts from its instant (``instant_of_wall_clock``)."""
+    nanos = value if isinstance(value, int) else epoch_micros(value) * 1000
+    if time_zone is not None:
+        # A zone's offset changes on whole seconds: the second's offset is the value's.
+        second = EPOCH + dt.timedelta(seconds=nanos // 10**9)
+        offset = second - instant_of_wall_clock(second, time_zone)
+        nanos -= offset // dt.timedelta(microseconds=1) * 1000
+    return nanos // 10 ** (9 - held)
+
+
+def instant_of_wall_clock(wall: dt.datetime, time_zone: str) -> dt.datetime:
+    """The UTC wall clock of the instant a naive ``wall`` names in ``time_zone``: where the zone
+    skips or repeats that time, the later of its two readings (fold 0 and fold 1)."""
+    zone = zoneinfo.ZoneInfo(time_zone)
+    readings = (wall.replace(tzinfo=zone, fold=fold).astimezone(dt.timezone.utc) for fold in (0, 1))
+    return max(readings).replace(tzinfo=None)
+
+
+def rounded_micros(micros: int, digits: int, rounding: str, held: int = 6) -> int:
+    """``micros`` (ticks of 10^-``held`` s) at ``digits`` fractional digits, by the storing
+    engine's rule."""
+    unit = 10 ** (held - digits)
     if rounding == "truncate":
         return micros // unit * unit
     if rounding == "half_up":
         return (micros + unit // 2) // unit * unit
-    epoch = {"half_away_from_1970": 0, "half_away_from_2000": EPOCH_2000_MICROS}[rounding]
+    if rounding == "half_even":
+        units, rest = divmod(micros, unit)
+        return (units + (rest * 2 > unit or (rest * 2 == unit and units % 2 == 1))) * unit
+    epoch = {"half_away_from_1970": 0, "half_away_from_2000": EPOCH_2000_SECONDS * 10**held}[
+        rounding
+    ]
     offset = micros - epoch
     away = (abs(offset) + unit // 2) // unit * unit
     return epoch + (away if offset >= 0 else -away)
 
 
-def timestamp_text(micros: int, digits: int, rounding: str) -> str:
-    """``YYYY-MM-DD HH:MM:SS`` and ``digits`` fractional digits of the rounded instant."""
-    value = EPOCH + dt.timedelta(microseconds=rounded_micros(micros, digits, rounding))
-    text = f"{value.year:04d}-{value:%m-%d %H:%M:%S}.{value.microsecond:06d}"
+def timestamp_text(micros: int, digits: int, rounding: str, held: int = 6) -> str:
+    """``YYYY-MM-DD HH:MM:SS`` and ``digits`` fractional digits of the rounded instant, from its
+    ticks of 10^-``held`` s."""
+    seconds, fraction = divmod(rounded_micros(micros, digits, rounding, held), 10**held)
+    value = EPOCH + dt.timedelta(seconds=seconds)
+    text = f"{value.year:04d}-{value:%m-%d %H:%M:%S}.{fraction:0{held}d}"
     return text[: 19 if digits == 0 else 20 + digits]
 
 
@@ -245,12 +277,10 @@ def tolerant_text(grid: dict[str, Any], canonical: str | None) -> str | None:
         return canonical if special else float_text(float_label(float.fromhex(canonical), grid))
     if grid["kind"] == "timestamp":
         whole, _, fraction = canonical.partition(".")
-        value = dt.datetime.fromisoformat(whole) + dt.timedelta(
-            microseconds=int(fraction.ljust(6, "0")) if fraction else 0
-        )
-        micros = epoch_micros(value)
-        label = (micros + grid["offset"]) // grid["width"] * grid["width"]
-        return timestamp_text(label, len(fraction), "truncate")
+        nanos = epoch_micros(dt.datetime.fromisoformat(whole)) * 1000 + int(fraction.ljust(9, "0"))
+        width, offset = grid["width"] * 1000, grid["offset"] * 1000
+        label = (nanos + offset) // width * width
+        return timestamp_text(label, len(fraction), "truncate", 9)
     text = canonical.strip(" ") if grid["trim"] else canonical
     if grid["case_insensitive"]:
         text = text.translate(ASCII_LOWER)

@@ -45,6 +45,10 @@ COLUMNS = {
         {"kind": "timestamp", "digits": 3, "rounding": "half_away_from_2000"},
     ),
     "local_time": ("timestamp_ntz", {"kind": "timestamp_ntz", "digits": 0, "rounding": "half_up"}),
+    "store_time": (
+        "timestamp_ntz",
+        {"kind": "timestamp_ntz", "digits": 6, "rounding": "truncate", "time_zone": "Europe/Paris"},
+    ),
     "payload": ("binary", {"kind": "binary"}),
     "attributes": (
         "struct<at: timestamp_ltz, note: string, rate: decimal(18,8), tags: array<string>>",
@@ -81,6 +85,7 @@ ROWS = [
         dt.datetime(1970, 1, 1, tzinfo=UTC),
         dt.datetime(1999, 12, 31, 23, 59, 59, 999500, tzinfo=UTC),
         dt.datetime(2024, 3, 10, 2, 30, 0, 500000),  # in New York's DST gap
+        dt.datetime(2024, 3, 31, 2, 30, 0, 500000),  # in Paris's DST gap
         b"",
         (dt.datetime(2024, 3, 10, 7, 30, tzinfo=UTC), None, Decimal("0E-8"), []),
         '{"b": 1.50, "a": [1, 2]}',
@@ -104,6 +109,7 @@ ROWS = [
         dt.datetime(2024, 11, 3, 5, 30, 0, 1, tzinfo=UTC),
         dt.datetime(2000, 1, 1, 0, 0, 0, 500, tzinfo=UTC),
         dt.datetime(2024, 11, 3, 1, 30),  # New York's DST overlap
+        dt.datetime(2024, 10, 27, 2, 30, 0, 1),  # Paris's DST overlap
         b"\x00\xff",
         (None, "n", Decimal("1E-8"), ["a", None]),
         "[]",
@@ -127,6 +133,7 @@ ROWS = [
         dt.datetime(1969, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
         dt.datetime(1969, 12, 31, 23, 59, 59, 999500, tzinfo=UTC),
         dt.datetime(1900, 1, 1, 0, 0, 59, 499999),
+        dt.datetime(1970, 1, 1, 0, 59, 59, 999999),
         b"a:b",
         (dt.datetime(1900, 3, 1, 12, tzinfo=UTC), "ü", Decimal("-0.00000099"), ["x"]),
         '{"z": null, "a": {"c": 2.50, "b": -0.0}}',
@@ -150,6 +157,7 @@ ROWS = [
         dt.datetime(2100, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
         dt.datetime(2100, 12, 31, 23, 59, 59, 999999, tzinfo=UTC),
         dt.datetime(2100, 12, 31, 23, 59, 59, 999999),
+        dt.datetime(2100, 12, 31, 23, 59, 59, 999999),
         b"\x01",
         (dt.datetime(2100, 12, 31, 23, 59, 59, 999999, tzinfo=UTC), "", Decimal("1E+9"), None),
         '"text"',
@@ -165,6 +173,7 @@ ROWS = [
         math.nan,
         -math.inf,
         True,
+        None,
         None,
         None,
         None,

@@ -132,3 +132,39 @@ def test_json_null_members_keys_and_escapes():
 def test_text_that_is_no_json_is_marked():
     assert json_of('{"a": 1} x') == 'invalid JSON: {"a": 1} x'
     assert json_of("NaN") == "invalid JSON: NaN"
+
+
+def test_nanoseconds_round_by_the_coarser_rule_and_stay_at_nine_digits():
+    nanos = {"digits": 6, "nanos": True}
+    tie = 1_577_836_800_000_002_500  # 2020-01-01 00:00:00.0000025
+    assert canonical_text({"kind": "timestamp", **nanos, "rounding": "half_even"}, tie) == (
+        "2020-01-01 00:00:00.000002"
+    )
+    assert canonical_text(
+        {"kind": "timestamp", **nanos, "rounding": "half_away_from_1970"}, tie
+    ) == ("2020-01-01 00:00:00.000003")
+    before = -500  # 1969-12-31 23:59:59.9999995: a tie before 1970, and a carry for half_even
+    assert timestamp_text(before, 6, "half_away_from_1970", 9) == "1969-12-31 23:59:59.999999"
+    assert timestamp_text(before, 6, "half_even", 9) == "1970-01-01 00:00:00.000000"
+    assert timestamp_text(before, 6, "truncate", 9) == "1969-12-31 23:59:59.999999"
+    assert timestamp_text(before, 9, "truncate", 9) == "1969-12-31 23:59:59.999999500"
+
+
+def test_a_naive_value_in_a_zone_is_the_later_reading_in_a_gap_or_an_overlap():
+    paris = {
+        "kind": "timestamp_ntz",
+        "digits": 6,
+        "rounding": "truncate",
+        "time_zone": "Europe/Paris",
+    }
+    read = {
+        dt.datetime(2024, 7, 14, 14, 0): "2024-07-14 12:00:00.000000",
+        dt.datetime(2024, 3, 31, 2, 30): "2024-03-31 01:30:00.000000",  # gap: +01:00
+        dt.datetime(2024, 10, 27, 2, 30): "2024-10-27 01:30:00.000000",  # overlap: +01:00
+    }
+    for wall, utc in read.items():
+        assert canonical_text(paris, wall) == utc
+    nanos = 1_711_848_600_000_000_001  # 2024-03-31 02:30:00.000000001 in Paris, in the gap
+    assert canonical_text({**paris, "digits": 9, "nanos": True}, nanos + 3_600 * 10**9) == (
+        "2024-03-31 01:30:00.000000001"
+    )

@@ -26,7 +26,7 @@ from parity.values.column_rule import ColumnRule
 # at 37 digits, so the difference of two fits exactly. A value that needs all 38 digits is not
 # read (NULL), and so is never within tolerance.
 EXACT_DIGITS = 37
-MICROS_PER_MS = 1000
+NANOS_PER_MS = 1_000_000
 # Enough digits for any decimal(38, s) (Python's default context keeps 28).
 EXACT = Context(prec=80)
 
@@ -40,15 +40,14 @@ class Verdict:
 
 def typed(rule: ColumnRule, text: Column) -> Column:
     """The value a canonical text of the column holds, in the type its verdict compares: a
-    decimal, a double, a timestamp without time zone, a date, or the text itself."""
+    decimal, a double, a timestamp's nanoseconds, a date, or the text itself."""
     if rule.kind in ("integer", "decimal"):
         return _exact_decimal(text, rule.scale)
     if rule.kind == "float":
         # Canonical floats are Java-readable hex (0x1.999999999999ap-4): exact doubles.
         return text.try_cast("double")
     if rule.kind in ("timestamp", "timestamp_ntz"):
-        # Its wall-clock fields, without a time zone (_micros).
-        return text.try_cast("timestamp_ntz")
+        return _nanos(text)
     if rule.kind == "date":
         return text.try_cast("date")
     return text
@@ -113,14 +112,17 @@ def _with_relative(within: Column, relative: Column, rule: ColumnRule) -> Column
 
 
 def _timestamp(rule: ColumnRule, a: Column, b: Column) -> Verdict:
-    lag = _micros(b) - _micros(a)
+    lag = b - a
     within = F.lit(False)
     tolerance = rule.number("temporal_tolerance_ms")
     if tolerance is not None:
-        within = F.abs(lag) <= F.lit(int(tolerance * MICROS_PER_MS))
-    # Milliseconds at 3 digits: microseconds times 0.001, exact in decimal(23, 3), whose text
-    # is plain at that scale.
-    text = (lag.cast("decimal(19,0)") * F.lit(Decimal("0.001"))).cast("string")
+        within = F.abs(lag) <= F.lit(tolerance * NANOS_PER_MS)
+    # Milliseconds at 3 digits for whole microseconds, else at 6: exact in decimal(29, 6),
+    # whose text is plain at either scale.
+    micros = (lag / 1000).cast("decimal(23,0)") * F.lit(Decimal("0.001"))
+    text = F.when(lag % 1000 == 0, micros.cast("string")).otherwise(
+        (lag * F.lit(Decimal("0.000001"))).cast("string")
+    )
     return Verdict(F.coalesce(within, F.lit(False)), text, F.lit(None).cast("double"))
 
 
@@ -156,16 +158,20 @@ def _exact_decimal(text: Column, scale: int) -> Column:
     return F.when(text.try_cast(f"decimal(38,{scale})") == kept, kept)
 
 
-def _micros(ts: Column) -> Column:
-    """Microseconds from 1970-01-01 of a timestamp without time zone, from its fields: a cast
-    through the session time zone would move wall-clock times in a DST gap."""
-    seconds = F.date_part(F.lit("SECOND"), ts)
-    return (
-        F.unix_date(ts.cast("date")).cast("bigint") * 86_400_000_000
-        + F.hour(ts).cast("bigint") * 3_600_000_000
-        + F.minute(ts).cast("bigint") * 60_000_000
-        + (seconds * 1_000_000).cast("bigint")
+def _nanos(text: Column) -> Column:
+    """Nanoseconds from 1970-01-01 of a canonical timestamp text (`YYYY-MM-DD HH:MM:SS` and up
+    to 9 fractional digits), as decimal(22, 0): whole seconds from the fields of a timestamp
+    without time zone (a cast through the session time zone would move wall-clock times in a
+    DST gap), then the fraction's digits."""
+    ts = F.substring(text, 1, 19).try_cast("timestamp_ntz")
+    seconds = (
+        F.unix_date(ts.cast("date")).cast("decimal(22,0)") * 86_400
+        + F.hour(ts) * 3_600
+        + F.minute(ts) * 60
+        + F.second(ts)
     )
+    fraction = F.rpad(F.substring(text, 21, 9), 9, "0").try_cast("decimal(22,0)")
+    return (seconds * 1_000_000_000 + fraction).cast("decimal(22,0)")
 
 
 def _floored(value: Decimal, scale: int) -> str:
