@@ -10,8 +10,8 @@ import duckdb
 import psycopg
 from pyspark.sql import SparkSession
 
-from parity.plan import SidePlan
-from parity.reference import row_hash
+from parity.plan import PairPlan, SidePlan
+from parity.reference import hash_grid, row_hash, tolerant_text
 from tests.integration.mariadb_server import client
 
 
@@ -43,3 +43,19 @@ def canonical_rows(plan: SidePlan, spark: SparkSession) -> dict[str, tuple]:
         assert row[names.index("__parity_hash")] == row_hash(row[i] for i in hashed)
         found[values[0]] = values + tuple(row[i] for i in tolerant)
     return found
+
+
+def tolerant_texts(plan: PairPlan, row: tuple, options: dict | None = None) -> tuple[tuple, tuple]:
+    """A canonical row's tolerant checksum texts, and the reference's: the label of each gridded
+    column's canonical text on the grid of its tolerance (with ``options`` over it)."""
+    rules = {rule.column: rule for rule in plan.column_rules}
+    compared = list(plan.target.column_names)
+    canonical, tolerant = row[1 : 1 + len(compared)], row[1 + len(compared) :]
+    expected = tuple(
+        tolerant_text(
+            hash_grid(rules[column].kind, {**rules[column].tolerance, **(options or {})}),
+            canonical[compared.index(column)],
+        )
+        for column in plan.gridded_columns
+    )
+    return tolerant, expected

@@ -11,13 +11,13 @@ import json
 import pytest
 
 from parity.plan import pairs_from_rows
-from parity.reference import epoch_micros, hash_grid, rounded_micros, tolerant_text
+from parity.reference import epoch_micros, rounded_micros
 from tests.integration import mysql_matrix as matrix
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.mariadb_server import client
 from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import by_pair, finding
-from tests.integration.side_rows import canonical_rows
+from tests.integration.side_rows import canonical_rows, tolerant_texts
 from tests.integration.test_type_matrix import TOLERANCE
 
 WINDOW_DAYS = 3000
@@ -161,18 +161,9 @@ def test_tolerant_texts_are_the_references_in_mysql(reconciled, spark):
     plan = plans["tolerant_mysql"]
     source, target = (canonical_rows(side, spark) for side in (plan.source, plan.target))
     assert source == target
-    rules = {rule.column: rule for rule in plan.column_rules}
-    compared = list(plan.source.column_names)
     assert {"ratio", "ratio32", "narrowed", "at", "at_ts", "padded"} <= set(plan.gridded_columns)
     for row in source.values():
-        canonical, tolerant = row[1 : 1 + len(compared)], row[1 + len(compared) :]
-        expected = tuple(
-            tolerant_text(
-                hash_grid(rules[column].kind, {**rules[column].tolerance, **CASE_KEPT}),
-                canonical[compared.index(column)],
-            )
-            for column in plan.gridded_columns
-        )
+        tolerant, expected = tolerant_texts(plan, row, CASE_KEPT)
         assert tolerant == expected
 
 

@@ -14,12 +14,12 @@ import pytest
 import yaml
 
 from parity.plan import pairs_from_rows
-from parity.reference import canonical_text, hash_grid, tolerant_text
+from parity.reference import canonical_text
 from tests.integration import time_matrix as matrix
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import by_pair, finding
-from tests.integration.side_rows import canonical_rows
+from tests.integration.side_rows import canonical_rows, tolerant_texts
 
 
 def _side(source: str, table: str) -> dict:
@@ -264,19 +264,10 @@ def test_tolerant_texts_of_nanoseconds_are_the_references(reconciled, spark, nam
     summaries, _, plans = reconciled
     assert summaries[name]["passed"] and summaries[name]["checksum_passes"] == 1
     plan = plans[name]
-    rules = {rule.column: rule for rule in plan.column_rules}
-    compared = list(plan.target.column_names)
-    assert set(plan.gridded_columns) == set(compared)
+    assert set(plan.gridded_columns) == set(plan.target.column_names)
     for side in (plan.source, plan.target):
         for row in canonical_rows(side, spark).values():
-            canonical, tolerant = row[1 : 1 + len(compared)], row[1 + len(compared) :]
-            expected = tuple(
-                tolerant_text(
-                    hash_grid(rules[column].kind, rules[column].tolerance),
-                    canonical[compared.index(column)],
-                )
-                for column in plan.gridded_columns
-            )
+            tolerant, expected = tolerant_texts(plan, row)
             assert tolerant == expected
 
 

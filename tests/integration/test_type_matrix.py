@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from parity.plan import pairs_from_rows
-from parity.reference import canonical_text, hash_grid, tolerant_text
+from parity.reference import canonical_text
 from tests.integration import type_matrix as matrix
 from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import by_pair, finding
-from tests.integration.side_rows import canonical_rows
+from tests.integration.side_rows import canonical_rows, tolerant_texts
 
 LAKE = {"source": ["matrix_lake", matrix.TABLE]}
 PAIRS = [
@@ -229,15 +229,6 @@ def test_tolerant_texts_are_the_references_in_every_engine(reconciled, spark, na
     plan = plans[name]
     source, target = (canonical_rows(side, spark) for side in (plan.source, plan.target))
     assert source == target
-    rules = {rule.column: rule for rule in plan.column_rules}
-    compared = list(plan.target.column_names)
     for row in target.values():
-        canonical, tolerant = row[1 : 1 + len(compared)], row[1 + len(compared) :]
-        expected = tuple(
-            tolerant_text(
-                hash_grid(rules[column].kind, rules[column].tolerance),
-                canonical[compared.index(column)],
-            )
-            for column in plan.gridded_columns
-        )
+        tolerant, expected = tolerant_texts(plan, row)
         assert tolerant == expected
