@@ -20,6 +20,8 @@ WRITES = [
     ("set session transaction read write", "exactly one select"),
     ("/*! drop table canary */ select 1", "exactly one select"),
     ("select write_canary()", "READ ONLY transaction"),
+    ("select * from canary into outfile '/tmp/parity_canary'", "selects into a file"),
+    ("select 1 into\n dumpfile '/tmp/parity_canary'", "selects into a file"),
 ]
 
 

@@ -7,8 +7,9 @@ server refuses a second statement); a DuckDB database is opened read-only and a 
 not exactly one SELECT is refused before it runs (read-only DuckDB still lets `copy ... to`
 write a file); a MySQL (or MariaDB) session is set read-only and every query runs in a
 transaction of its own, rolled back (the server refuses any write), over a client that does not
-enable multiple statements (the server refuses a second one). A user may bound every query with
-a statement timeout.
+enable multiple statements (the server refuses a second one), and a query that is not one
+SELECT, or that selects into a file, is refused before it runs. A user may bound every query
+with a statement timeout.
 
 The connection string comes only from the environment variable the source's meta names; it is
 never logged or written, and errors name the variable and the driver's reason with any secret
@@ -56,6 +57,9 @@ FAILURES = [
 # A query that is a SELECT: its first word, with no comment before it (MySQL runs the text of
 # `/*! ... */` comments).
 SELECT = re.compile(r"\s*select\s", re.I)
+# A SELECT that writes a file on the server, which a read-only transaction allows: refused
+# whatever the user's privileges (a literal holding these words is refused too).
+INTO_FILE = re.compile(r"\binto\s+(outfile|dumpfile)\b", re.I)
 USERINFO = re.compile(r"//([^@/?#]*)@")
 # A password given as a keyword: `password=...` in a key=value string, `?password=` in a URL.
 PASSWORD_KEYWORD = re.compile(r"(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s&#]+)", re.I)
@@ -100,6 +104,8 @@ class ReadOnlyConnection:
         # `%` in it is never read as a placeholder.
         if not SELECT.match(sql):
             raise ValueError("parity runs exactly one select per query in MySQL; refused")
+        if INTO_FILE.search(sql):
+            raise ValueError("parity never selects into a file in MySQL; refused")
         try:
             with self.handle.cursor() as cursor:
                 if params:
