@@ -91,14 +91,21 @@ def test_files_change_with_what_spark_reads_and_not_otherwise(spark, tmp_path):
     assert fingerprint(spark, relation).digest != grown.digest
 
 
-def test_a_single_file_is_its_own_input(spark, tmp_path):
+def test_a_single_file_or_a_glob_is_what_it_names(spark, tmp_path):
     write_parquet(spark, tmp_path / "one", 2)
     data = next((tmp_path / "one").glob("part-*.parquet"))
     relation = f"parquet.`{data}`"
     first = fingerprint(spark, relation)
     assert first.kind == "files" and first.detail.startswith("1 file, ")
+    globbed = f"parquet.`{tmp_path}/one/part-*`"
+    assert fingerprint(spark, globbed).detail == first.detail
+    shutil.copy(data, tmp_path / "one" / "other.parquet")  # not matched
+    assert fingerprint(spark, relation) == first
+    assert fingerprint(spark, globbed).detail == first.detail
     os.utime(data, ns=(0, data.stat().st_mtime_ns + 5_000_000_000))
     assert fingerprint(spark, relation).digest != first.digest
+    shutil.copy(data, tmp_path / "one" / "part-copy.parquet")  # matched
+    assert fingerprint(spark, globbed).detail.startswith("2 files, ")
 
 
 def test_a_missing_path_is_not_fingerprinted(spark, tmp_path):
@@ -123,7 +130,7 @@ def test_a_partitioned_table_changes_with_a_new_partition(spark, database, tmp_p
     spark.sql(f"create table {table} (id int, day string) using parquet partitioned by (day)")
     spark.sql(f"insert into {table} values (1, 'mon')")
     first = fingerprint(spark, table)
-    assert first.detail.startswith("managed parquet table, 1 partitions, 1 file"), first.detail
+    assert first.detail.startswith("managed parquet table, 1 partition, 1 file,"), first.detail
     spark.sql(f"insert into {table} values (2, 'tue')")
     second = fingerprint(spark, table)
     assert second.digest != first.digest and ", 2 partitions, 2 files" in second.detail

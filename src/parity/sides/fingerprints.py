@@ -108,7 +108,7 @@ def _catalog_table(spark: SparkSession, name: str) -> InputFingerprint:
     state = spark._jsparkSession.sessionState()
     catalog = state.catalog()
     identifier = state.sqlParser().parseMultipartIdentifier(name)
-    parts = [identifier.apply(i) for i in range(identifier.length())]
+    parts = [str(part) for part in _seq(identifier)]
     if catalog.isTempView(identifier):
         return InputFingerprint.none("a temporary view: its inputs are not known")
     if len(parts) > 3 or (len(parts) == 3 and parts[0].lower() != SESSION_CATALOG):
@@ -148,7 +148,7 @@ def _catalog_table(spark: SparkSession, name: str) -> InputFingerprint:
     }
     detail = f"{table.tableType().name().lower()} {provider} table"
     if partitions:
-        detail += f", {len(partitions)} partitions"
+        detail += f", {_counted(len(partitions), 'partition')}"
     return InputFingerprint("files", canonical_hash(description), f"{detail}, {_summary(listed)}")
 
 
@@ -237,8 +237,11 @@ def _summary(listed: dict[str, Any]) -> str:
         return "no data file"
     newest = datetime.fromtimestamp(max(f[2] for f in files) / 1000, UTC)
     size = _size(sum(f[1] for f in files))
-    count = f"{len(files)} file" + ("" if len(files) == 1 else "s")
-    return f"{count}, {size}, newest {newest:%Y-%m-%dT%H:%M:%SZ}"
+    return f"{_counted(len(files), 'file')}, {size}, newest {newest:%Y-%m-%dT%H:%M:%SZ}"
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _size(size: int) -> str:
@@ -251,4 +254,8 @@ def _size(size: int) -> str:
 
 
 def _seq(scala_seq: Any) -> list[Any]:
-    return [scala_seq.apply(i) for i in range(scala_seq.length())]
+    """A Scala sequence's items, walked once (indexing a Scala list walks it each time)."""
+    items, walked = [], scala_seq.iterator()
+    while walked.hasNext():
+        items.append(walked.next())
+    return items
