@@ -113,7 +113,7 @@ def test_a_missing_path_is_not_fingerprinted(spark, tmp_path):
     assert missing == InputFingerprint("none", "", f"missing: no file at {tmp_path / 'nowhere'}")
 
 
-def test_a_managed_table_changes_with_an_insert_only(spark, database):
+def test_a_managed_table_changes_with_an_insert_or_its_options_only(spark, database):
     table = f"`{database}`.`managed`"
     spark.sql(f"create table {table} (id int, v string) using parquet")
     spark.sql(f"insert into {table} values (1, 'a')")
@@ -122,7 +122,10 @@ def test_a_managed_table_changes_with_an_insert_only(spark, database):
     spark.table(table).collect()  # reading it changes nothing
     assert fingerprint(spark, f"spark_catalog.{database}.managed") == first
     spark.sql(f"insert into {table} values (2, 'b')")
-    assert fingerprint(spark, table).digest != first.digest
+    inserted = fingerprint(spark, table)
+    assert inserted.digest != first.digest
+    spark.sql(f"alter table {table} set serdeproperties ('mergeSchema' = 'true')")
+    assert fingerprint(spark, table).digest != inserted.digest
 
 
 def test_a_partitioned_table_changes_with_a_new_partition(spark, database, tmp_path):

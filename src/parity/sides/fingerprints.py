@@ -4,8 +4,8 @@ the last run (under the same configuration) may skip the pair.
 A fingerprint is only as good as what it describes, so each kind says what it covers:
 - `files`: the data files Spark would read (files relations, and catalog tables with a location:
   their own files and their partitions'), each with its size and modification time, and for a
-  table its provider, schema and partitions. One listing through the session's Hadoop
-  FileSystem, no Spark job, no file opened.
+  table its provider, schema, storage options and partitions. One listing through the session's
+  Hadoop FileSystem, no Spark job, no file opened.
 - `catalog`: what a catalog itself versions (a Delta table's version).
 - `database_file`: a DuckDB database file (and its WAL): conservative, any table's write
   changes it.
@@ -142,6 +142,9 @@ def _catalog_table(spark: SparkSession, name: str) -> InputFingerprint:
     description = {
         "provider": provider,
         "schema": table.schema().json(),
+        # Its location, format and the options Spark reads it with (a JSON table's multiLine),
+        # as DESCRIBE EXTENDED shows them.
+        "storage": table.storage().toLinkedHashMap().toString(),
         "partition_columns": [str(c) for c in _seq(table.partitionColumnNames())],
         "partitions": partitions,
         "files": listed,
