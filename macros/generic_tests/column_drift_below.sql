@@ -1,7 +1,7 @@
 {#- Fails when one compared column drifts more than allowed: its values beyond tolerance as a
     percentage of the rows compared (the larger side) above max_pct, or the largest relative
     error of its differing values (within tolerance or not) above max_relative_error; or when
-    the pair has no result. Give at least one of the two limits. -#}
+    the pair has no complete result. Give at least one of the two limits. -#}
 {% test column_drift_below(model, pair, column, max_pct=none, max_relative_error=none) %}
     {%- set where = "parity.column_drift_below on pair '" ~ pair ~ "', column '" ~ column ~ "'" -%}
     {%- if max_pct is none and max_relative_error is none -%}
@@ -16,7 +16,7 @@
 with compared as (
     select greatest(source_rows, target_rows) as compared_rows
     from {{ ref('parity', 'parity_summary') }}
-    where pair_name = {{ pair_literal }}
+    where pair_name = {{ pair_literal }} and status = 'complete'
 ),
 
 drift as (

@@ -20,10 +20,20 @@
     {%- endif -%}
     {%- set described = {} -%}
     {%- for side, location in locations.items() -%}
-        {%- do described.update({side: parity._described_columns(where, pair['name'], side, pair[side], location, remote_columns)}) -%}
+        {%- set columns = parity._described_columns(pair['name'], side, pair[side], location, remote_columns) -%}
+        {%- if columns is string -%}
+            {%- do problems.append(columns) -%}
+        {%- endif -%}
+        {%- do described.update({side: columns}) -%}
     {%- endfor -%}
     {%- set key_count = pair['key'] | length -%}
-    {%- set diff = parity.schema_diff(where, pair, locations, described) -%}
+    {%- set diff = parity.schema_diff(pair, locations, described) if not problems else {} -%}
+    {%- if diff.get('problem') -%}
+        {%- do problems.append(diff['problem']) -%}
+    {%- endif -%}
+    {%- if problems -%}
+        {{ return(parity._unplanned_row(pair, locations, problems | join('; '))) }}
+    {%- endif -%}
     {%- set matched = diff['compared'] -%}
     {%- set findings = parity.schema_findings(pair, diff['changes'], {'source': locations['source']['dialect'], 'target': locations['target']['dialect']}) -%}
     {%- set rules = [] -%}
@@ -155,9 +165,12 @@
 
 {#- The columns of one side, from Spark's catalog, from the files of a file relation or, for a
     side in another engine, from what parity_remote_columns read in that engine's catalog: name,
-    declared type, nullability (none when unknown), nested fields, dialect and type profile. -#}
-{% macro _described_columns(where, pair_name, side, spec, location, remote_columns) %}
+    declared type, nullability (none when unknown), nested fields, dialect and type profile; or,
+    when the side has no columns to describe (a relation that does not exist, an engine that
+    could not be read), why, as a string: the pair's problem. -#}
+{% macro _described_columns(pair_name, side, spec, location, remote_columns) %}
     {%- set described = [] -%}
+    {%- set where = side ~ " relation " ~ location['name'] ~ " (" ~ location['dialect'] ~ ")" -%}
     {%- if 'format' in location -%}
         {%- do described.extend(parity.file_columns(location)) -%}
     {%- elif location['dialect'] == 'spark' -%}
@@ -170,6 +183,9 @@
         {%- endfor -%}
     {%- else -%}
         {%- for column in remote_columns if column['pair_name'] == pair_name and column['side'] == side -%}
+            {%- if column['problem'] -%}
+                {{ return(column['problem']) }}
+            {%- endif -%}
             {%- do described.append({'name': column['column_name'], 'data_type': column['data_type'], 'nullable': column['nullable'], 'fields': [], 'rounding': column['rounding']}) -%}
         {%- endfor -%}
     {%- endif -%}
@@ -183,11 +199,10 @@
         {%- do column.update({'dialect': location['dialect'], 'profile': profile}) -%}
     {%- endfor -%}
     {%- if not described and location['connection_env'] -%}
-        {{ exceptions.raise_compiler_error(where ~ ": " ~ side ~ " relation " ~ location['name'] ~ " (" ~ location['dialect'] ~ ") does not exist"
-            ~ " or has no columns, or its columns were not read in this run: build parity_remote_relations and parity_remote_columns"
-            ~ " with parity_plan (dbt build selects them all)") }}
+        {{ return(where ~ " does not exist or has no columns, or its columns were not read in this run: build parity_remote_relations"
+            ~ " and parity_remote_columns with parity_plan (dbt build selects them all)") }}
     {%- elif not described -%}
-        {{ exceptions.raise_compiler_error(where ~ ": " ~ side ~ " relation " ~ location['name'] ~ " (" ~ location['dialect'] ~ ") does not exist or has no columns") }}
+        {{ return(where ~ " does not exist or has no columns") }}
     {%- endif -%}
     {{ return(described) }}
 {% endmacro %}

@@ -2,10 +2,11 @@
     (but a halted one, whose counts are of what it found before stopping), the rows each side
     holds (less those with a NULL key, which are left out) add up to the same identical rows,
     the differing rows are the sum of their kinds, every counted difference is listed, and the
-    rows moved are the sum of both sides'; and every configured pair has a result in this run.
+    rows moved are the sum of both sides'; and every configured pair has a result in this run
+    (parity_run_pairs: computed by it, or kept unchanged from an earlier run).
     Raises an error naming the run, the pair and each audit that failed; when pairs have no
     result because `results` (parity_pair_results) holds another run's, it says which. -#}
-{% macro audit_run(history, differences, results, run_id, pair_names) %}
+{% macro audit_run(history, differences, results, run_pairs, run_id, pair_names) %}
     {%- set checks = {
         'identical rows': "source_rows - source_null_keys - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows"
             ~ " = target_rows - target_null_keys - missing_in_source_rows - duplicate_in_target_rows - value_mismatch_rows - within_tolerance_rows"
@@ -23,7 +24,7 @@
             ~ " as audited where run_id = '" ~ run_id ~ "' and data_compared and not halted and not coalesce(" ~ check ~ ", false)") -%}
     {%- endfor -%}
     {%- set found = run_query(failed | join(' union all ') ~ ' order by pair_name, audit') -%}
-    {%- set reconciled = run_query("select pair_name from " ~ history ~ " where run_id = '" ~ run_id ~ "'").columns[0].values() -%}
+    {%- set reconciled = run_query("select pair_name from " ~ run_pairs ~ " where run_id = '" ~ run_id ~ "'").columns[0].values() -%}
     {%- set listed = [] -%}
     {%- for name in pair_names if name not in reconciled -%}
         {%- do listed.append("pair '" ~ name ~ "': no result in this run") -%}
@@ -33,9 +34,9 @@
         {%- if computed -%}
             {%- do listed.append("parity_pair_results holds results computed from the plan of run " ~ computed | join(', ')
                 ~ ", not of this one, and only the run that planned results may publish them: build parity_plan, parity_pair_results"
-                ~ " parity_run_results and parity_run_differences in this run (dbt build selects them all)") -%}
+                ~ " parity_run_results, parity_run_differences and parity_run_pairs in this run (dbt build selects them all)") -%}
         {%- else -%}
-            {%- do listed.append("build parity_plan, parity_pair_results, parity_run_results and parity_run_differences in this run") -%}
+            {%- do listed.append("build parity_plan, parity_pair_results, parity_run_results, parity_run_differences and parity_run_pairs in this run") -%}
         {%- endif -%}
     {%- endif -%}
     {%- if found.rows | length or listed -%}

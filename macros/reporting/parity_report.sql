@@ -25,8 +25,10 @@
     {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
     {%- for pair in pairs -%}
         {%- do log('', info=True) -%}
-        {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ ('PASS' if pair['passed'] else ('HALTED' if pair['halted'] else 'DIFFERENT'))
-            ~ " (" ~ pair['algorithm'] ~ ", " ~ pair['elapsed_seconds'] ~ "s)", info=True) -%}
+        {%- set verdict = 'ERROR' if pair['status'] == 'error' else ('PASS' if pair['passed'] else ('HALTED' if pair['halted'] else 'DIFFERENT')) -%}
+        {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ verdict
+            ~ " (" ~ pair['algorithm'] ~ ", " ~ pair['elapsed_seconds'] ~ "s)"
+            ~ ("; " ~ pair['run_mode_reason'] if pair['run_mode'] == 'unchanged' else ""), info=True) -%}
         {%- do parity._report_contracts(pair) -%}
         {%- do log("  " ~ pair['source_relation'] ~ ": " ~ pair['source_rows'] ~ " rows; "
             ~ pair['target_relation'] ~ ": " ~ pair['target_rows'] ~ " rows", info=True) if pair['data_compared'] -%}
@@ -86,9 +88,12 @@
 {% endmacro %}
 
 
-{#- A pair's schema contract and key counts: whether its data was compared at all. -#}
+{#- A pair's status, schema contract and key counts: whether its data was compared at all, and
+    why not. -#}
 {% macro _report_contracts(pair) %}
-    {%- if not pair['data_compared'] -%}
+    {%- if pair['status'] == 'error' -%}
+        {%- do log("  not reconciled: " ~ pair['status_reason'], info=True) -%}
+    {%- elif not pair['data_compared'] -%}
         {%- do log("  schema incompatible under its compatibility mode, no data compared: " ~ pair['schema_findings']
             ~ " schema findings (see parity_schema_diff)", info=True) -%}
     {%- else -%}

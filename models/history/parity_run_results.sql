@@ -1,5 +1,6 @@
-{#- Every run's results, one row per pair and run, appended as each run reconciles: the history
-    the published views read (the differences found in the data: parity_run_differences). A run's rows are visible through them only once parity_runs has
+{#- Every run's results, one row per pair the run compared, appended as each run reconciles
+    (a pair kept unchanged is not written again: parity_run_pairs points at its result): the
+    history the published views read (the differences found in the data: parity_run_differences). A run's rows are visible through them only once parity_runs has
     published it. Only results computed from this run's own plan are appended: results a stopped
     run left in parity_pair_results never enter the history of a later run. -#}
 select
@@ -43,6 +44,11 @@ select
     results.target_null_keys,
     results.target_duplicate_keys,
     results.keys_flagged,
+    results.status,
+    results.status_reason,
+    results.source_fingerprint,
+    results.target_fingerprint,
+    results.state_hash,
     results.source_schema_snapshot,
     results.target_schema_snapshot,
     results.schema_diff,
@@ -50,4 +56,8 @@ select
     results.column_stats,
     results.differences
 from {{ ref('parity_pair_results') }} as results
-where results.run_id = '{{ invocation_id }}' and results.difference is null
+where
+    results.run_id = '{{ invocation_id }}'
+    and results.difference is null
+    -- A pair kept unchanged is no result of this run: parity_run_pairs points at its own.
+    and results.computed_run_id = results.run_id

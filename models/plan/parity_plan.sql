@@ -1,6 +1,8 @@
 {#- One row per pair: what each engine runs. Resolving every pair's relations here (ref/source)
     is what draws the lineage from compared relations to the results. Each row carries the run
-    (dbt invocation) that rendered it: only that run may publish results computed from it. -#}
+    (dbt invocation) that rendered it: only that run may publish results computed from it, and
+    the pair's state as the last published run left it, for the reconciliation to decide whether
+    to compare the pair again. -#}
 {%- set side_columns = [
     'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'connections', 'relation_name', 'canonical_sql', 'native_sql',
     'checksum_sql', 'profile_sql', 'blocks_sql', 'bounds_sql', 'blocks_between_sql', 'duplicates_sql', 'checksums_sql', 'rows_sql', 'rows_of_keys_sql', 'key_names', 'column_names', 'schema_snapshot',
@@ -8,7 +10,7 @@
 ] -%}
 {%- set plan_columns = [
     'run_id', 'pair_name', 'algorithm', 'key_columns', 'value_columns', 'position_column', 'key_is_position', 'native_hash_column', 'config_json', 'column_rules',
-    'schema_findings', 'filters', 'schema_diff', 'problem',
+    'schema_findings', 'filters', 'schema_diff', 'problem', 'previous_state',
 ] -%}
 {%- for side in ['source', 'target'] -%}
     {%- for name in side_columns -%}
@@ -18,9 +20,10 @@
 {%- set pairs = parity.parity_pairs() -%}
 {%- set remote_columns_relation = ref('parity_remote_columns') -%}
 {%- set rows = [] -%}
+{%- set previous = parity.previous_states() if execute else {} -%}
 {%- if execute and pairs -%}
     {%- set remote_columns = run_query(
-        'select pair_name, side, column_name, data_type, nullable, rounding from ' ~ remote_columns_relation
+        'select pair_name, side, column_name, data_type, nullable, rounding, problem from ' ~ remote_columns_relation
         ~ " where run_id = '" ~ invocation_id ~ "' order by pair_name, side, ordinal"
     ) -%}
 {%- endif -%}
@@ -30,6 +33,7 @@
     {%- if execute -%}
         {%- set row = parity.pair_plan(pair, remote_columns) -%}
         {%- do row.update({'run_id': invocation_id}) -%}
+        {%- do row.update({'previous_state': previous.get('states', {}).get(pair['name']) or tojson({'missing': previous['missing']})}) -%}
         {#- A pair whose side could not be read was not planned: what it would run is empty. -#}
         {%- for name in plan_columns if name not in row -%}
             {%- do row.update({name: ''}) -%}

@@ -15,7 +15,7 @@ select
     source_hash,
     target_hash
 from {{ ref('parity_run_differences') }}
-where run_id = {{ parity.published_run() }}
+where (run_id, pair_name) in {{ parity.published_pairs() }}
 union all
 select
     run_id,
@@ -34,4 +34,4 @@ select
         target_hash
     )
 from {{ ref('parity_run_results') }}
-where run_id = {{ parity.published_run() }}
+where (run_id, pair_name) in {{ parity.published_pairs() }}

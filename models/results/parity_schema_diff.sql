@@ -15,4 +15,4 @@ select
         target_nullable, compared, backward_compatible, forward_compatible, accepted, finding_kind
     )
 from {{ ref('parity_run_results') }}
-where run_id = {{ parity.published_run() }}
+where (run_id, pair_name) in {{ parity.published_pairs() }}

@@ -2,7 +2,7 @@
     and its hash, as planned by the published run. -#}
 with published as (
     select * from {{ ref('parity_run_results') }}
-    where run_id = {{ parity.published_run() }}
+    where (run_id, pair_name) in {{ parity.published_pairs() }}
 ),
 
 sides as (

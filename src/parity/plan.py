@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from parity.values.column_rule import ColumnRule
@@ -91,9 +91,13 @@ class PairPlan:
     # The run (dbt invocation) that rendered this plan: only it may publish what is computed
     # from it (models/history/parity_run_results.sql).
     run_id: str = ""
-    # Why the plan could not read a side (a file relation): the pair fails when it is
-    # reconciled, naming the side and the reason; nothing else of it was planned.
+    # Why the plan could not plan the pair (a side it could not read, a column a side lacks):
+    # the pair is an error when it is reconciled, with this reason; nothing else was planned.
     problem: str = ""
+    # The pair's state as the last published run left it (macros/plan/previous_states.sql):
+    # the hashes and input fingerprints of the result it published, with the run that computed
+    # it and that result's status and state hash; or {"missing": why} when there is none to use.
+    previous_state: dict[str, Any] = field(default_factory=dict)
 
     @property
     def config_hash(self) -> str:
@@ -153,6 +157,10 @@ class PairPlan:
         return any(f["fails"] for f in self.schema_findings)
 
 
+# The state of a pair the plan gave none for (a plan rendered without its column).
+NO_STATE = '{"missing": "no earlier published result"}'
+
+
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -186,6 +194,7 @@ def _pair_plan(row: dict[str, Any]) -> PairPlan:
         schema_diff=row["schema_diff"],
         run_id=row["run_id"],
         problem=row["problem"],
+        previous_state=json.loads(row.get("previous_state") or NO_STATE),
     )
 
 

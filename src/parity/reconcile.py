@@ -1,13 +1,16 @@
 """Reconciles every pair of a plan and returns the result rows, only once all pairs are done:
 each pair by the pipeline of its algorithm (pipelines/).
 
-Any failure raises a ParityError naming the pair, before anything is returned: dbt then writes
-nothing and the previous results stay as they were.
+Each pair stands alone: one that cannot be reconciled (a side that cannot be read or reached, a
+query that fails, keys that enforce_key rejects) becomes a result of status `error` with its
+reason in one line, and every other pair is reconciled and published. What it had found before
+failing is dropped, so an error never passes; the generic tests fail it.
 """
 
 from __future__ import annotations
 
 import time
+import traceback
 
 from py4j.protocol import Py4JJavaError
 from pyspark.sql import DataFrame, SparkSession
@@ -15,7 +18,7 @@ from pyspark.sql.utils import AnalysisException
 
 from parity.errors import ParityError
 from parity.log import logger
-from parity.pipelines import hashdiff, joindiff
+from parity.pipelines import hashdiff, incremental, joindiff
 from parity.plan import PairPlan, pairs_from_rows
 from parity.results import judgement
 from parity.results.pair_result import PairResult, results_frame
@@ -26,12 +29,56 @@ from parity.spark_settings import parity_settings
 
 def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
     pairs = pairs_from_rows([row.asDict() for row in plan.collect()])
-    return results_frame(spark, [reconcile_pair(spark, pair) for pair in pairs])
+    results = [reconcile_pair(spark, pair) for pair in pairs]
+    failed = [r.pair_name for r in results if r.status == "error"]
+    if failed:
+        logger.warning(
+            "parity: %d of %d pairs could not be reconciled (%s): their results say why",
+            len(failed),
+            len(results),
+            ", ".join(failed),
+        )
+    return results_frame(spark, results)
 
 
 def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
-    with parity_settings(spark):
-        return _reconciled(spark, pair)
+    """The pair's result: compared, or only pointing at its last result when nothing it depends
+    on changed since (pipelines/incremental.py); an error, with its reason, when it cannot be
+    reconciled."""
+    started = time.perf_counter()
+    rerun = incremental.Rerun("compared", "its state could not be read", pair.run_id, {})
+    try:
+        rerun = incremental.decide(spark, pair)
+        if rerun.unchanged:
+            logger.info("parity pair '%s': %s: nothing compared", pair.name, rerun.reason)
+            return incremental.kept(judgement.unchanged(pair, _since(started)), rerun)
+        logger.info("parity pair '%s': compared, as %s", pair.name, rerun.reason)
+        with parity_settings(spark):
+            return incremental.kept(_reconciled(spark, pair), rerun)
+    except Exception as error:  # whatever stops one pair must not stop the others
+        reason = _reason(pair, error)
+        logger.error("parity pair '%s': not reconciled: %s", pair.name, reason)
+        # The whole trace, for whoever debugs it, only where dbt keeps debug records.
+        logger.debug("parity pair '%s': %s", pair.name, traceback.format_exc())
+        return incremental.kept(judgement.failed(pair, reason, _since(started)), rerun)
+
+
+def _since(started: float) -> float:
+    return round(time.perf_counter() - started, 3)
+
+
+def _reason(pair: PairPlan, error: Exception) -> str:
+    """Why the pair failed, in one line: a ParityError's own words (less the pair's name, which
+    the result row holds), else the error's type and first line (no Java stack trace)."""
+    if isinstance(error, ParityError):
+        return _first_line(str(error).removeprefix(f"parity pair '{pair.name}': "))
+    if isinstance(error, Py4JJavaError):
+        return f"Spark failed: {_first_line(error.java_exception.toString())}"
+    return f"{type(error).__name__}: {_first_line(str(error))}"
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "no message")
 
 
 def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:

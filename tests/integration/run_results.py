@@ -28,3 +28,24 @@ def by_pair(
 def finding(row: Row) -> tuple[str | None, str, str | None]:
     """A difference as what it says: its key, its kind and the column it names."""
     return row["key"], row["kind"], row["column_name"]
+
+
+def planned_problem(spark: SparkSession, schema: str, pair_name: str) -> str:
+    """Why the plan of the last run could not plan a pair, as the run's log says it
+    ("parity pair 'p': ..."); fails when the pair was planned."""
+    (row,) = spark.sql(
+        f"select problem from {schema}.parity_plan where pair_name = '{pair_name}'"
+    ).collect()
+    assert row["problem"], f"pair {pair_name} was planned"
+    return f"parity pair '{pair_name}': {row['problem']}"
+
+
+def pair_error(spark: SparkSession, schema: str, pair_name: str) -> str:
+    """Why a pair of the published run is an error, as the run's log says it ("parity pair 'p':
+    ..."); fails when the pair is not an error, or has no result."""
+    (row,) = spark.sql(
+        f"select status, status_reason, passed from {schema}.parity_summary"
+        f" where pair_name = '{pair_name}'"
+    ).collect()
+    assert row["status"] == "error" and not row["passed"], row
+    return f"parity pair '{pair_name}': {row['status_reason']}"

@@ -1,10 +1,12 @@
-"""Bad configuration fails with an error that names the pair and the problem, and writes nothing."""
+"""Bad configuration fails with an error that names the pair and the problem, and writes nothing;
+a pair whose relations do not hold what it names is planned as its problem, alone."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.integration.dbt_project_copy import error_text
+from tests.integration.run_results import pair_error, planned_problem
 
 GOOD = {
     "name": "p",
@@ -19,12 +21,6 @@ GOOD = {
     [
         ([{**GOOD, "bisection": 3}], "parity pair 'p': unknown option 'bisection'"),
         ([GOOD, GOOD], "parity pair 'p': duplicate pair name"),
-        ([{**GOOD, "key": "nope"}], "parity pair 'p': column 'nope' not found in source relation"),
-        (
-            [{**GOOD, "columns": ["status", "gone"]}],
-            "parity pair 'p': column 'gone' not found in source",
-        ),
-        ([{**GOOD, "renames": {"status": "state"}}], "column 'state' not found in target relation"),
         (
             [{**GOOD, "algorithm": "fastest"}],
             "parity pair 'p': algorithm must be auto, hashdiff or joindiff",
@@ -152,11 +148,6 @@ GOOD = {
             [{**GOOD, "column_presence_tolerance": "two"}],
             "parity pair 'p': column_presence_tolerance must be a whole number",
         ),
-        (
-            [{**GOOD, "renames": {"order_id": "ship_date"}}],
-            "parity pair 'p': key column 'order_id': bigint (spark) and date (spark)"
-            " cannot be compared",
-        ),
     ],
 )
 def test_bad_configuration_names_pair_and_problem(scratch, pairs, message):
@@ -170,18 +161,39 @@ def test_bad_configuration_names_pair_and_problem(scratch, pairs, message):
     assert message in error_text(result)
 
 
-def test_null_keys_fail_the_pair_and_keep_previous_results(scratch, spark):
-    # The migrated copy holds one order twice: published as a multiset.
-    published = scratch.dbt(
+@pytest.mark.parametrize(
+    ("pair", "message"),
+    [
+        ({**GOOD, "key": "nope"}, "parity pair 'p': column 'nope' not found in source relation"),
+        (
+            {**GOOD, "columns": ["status", "gone"]},
+            "parity pair 'p': column 'gone' not found in source",
+        ),
+        ({**GOOD, "renames": {"status": "state"}}, "column 'state' not found in target relation"),
+        (
+            {**GOOD, "renames": {"order_id": "ship_date"}},
+            "parity pair 'p': key column 'order_id': bigint (spark) and date (spark)"
+            " cannot be compared",
+        ),
+    ],
+)
+def test_columns_the_relations_lack_are_the_pairs_problem(scratch, spark, pair, message):
+    other = {**GOOD, "name": "other", "enforce_key": "warn"}
+    result = scratch.dbt(
         "run",
         "--select",
-        "parity_remote_relations+",
-        vars=scratch.demo_vars(parity={"pairs": [{**GOOD, "enforce_key": "warn"}]}),
+        "parity_remote_relations parity_remote_columns parity_plan",
+        vars=scratch.demo_vars(parity={"pairs": [pair, other]}),
     )
-    assert published.success
-    before = spark.table(f"{scratch.schema}.parity_summary").collect()
-    assert [row["pair_name"] for row in before] == ["p"]
+    assert result.success, error_text(result)
+    assert message in planned_problem(spark, scratch.schema, "p")
+    others = spark.sql(
+        f"select problem from {scratch.schema}.parity_plan where pair_name = 'other'"
+    )
+    assert others.collect()[0]["problem"] == ""
 
+
+def test_key_problems_make_the_pair_an_error(scratch, spark):
     scratch.write(
         "models/orders_with_null_key.sql",
         "select * from {{ ref('legacy_orders') }}\n"
@@ -198,21 +210,21 @@ def test_null_keys_fail_the_pair_and_keep_previous_results(scratch, spark):
         "parity_remote_relations+",
         vars=scratch.demo_vars(parity={"pairs": [pair]}),
     )
-    assert not result.success
-    assert "parity pair 'p': target relation" in error_text(result)
-    assert "1 rows with a NULL in key column(s) order_id" in error_text(result)
-    assert spark.table(f"{scratch.schema}.parity_summary").collect() == before
+    assert result.success, error_text(result)
+    failure = pair_error(spark, scratch.schema, "p")
+    assert "parity pair 'p': target relation" in failure
+    assert "1 rows with a NULL in key column(s) order_id" in failure
 
-    # By default a duplicate key stops the run too, naming side, relation, key and count.
+    # By default a duplicate key makes the pair an error too, naming side, relation, key and
+    # count.
     duplicated = scratch.dbt(
         "run",
         "--select",
         "parity_remote_relations+",
         vars=scratch.demo_vars(parity={"pairs": [GOOD]}),
     )
-    assert not duplicated.success
+    assert duplicated.success, error_text(duplicated)
     assert (
         f"parity pair 'p': target relation {scratch.schema}.lakehouse_orders (spark) has 1 key"
         " values held by more than one row in key column(s) order_id"
-    ) in error_text(duplicated)
-    assert spark.table(f"{scratch.schema}.parity_summary").collect() == before
+    ) in pair_error(spark, scratch.schema, "p")

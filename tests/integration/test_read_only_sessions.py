@@ -15,6 +15,7 @@ from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import DUCKDB_ENV, POSTGRES_ENV, reconcile, remote_pair
+from tests.integration.run_results import pair_error
 
 INJECTION = (
     "true)) as canonical) as canonical group by __parity_k0) as per_key;"
@@ -146,14 +147,14 @@ DUCKDB = ("legacy_duckdb", DUCKDB_ENV, "duckdb", "main.orders")
     ids=["password", "port", "database", "url", "url-password", "duckdb-file"],
 )
 def test_connection_failures_say_why_without_the_secret(
-    scratch, remote_legacy, monkeypatch, engine, change, reason
+    scratch, spark, remote_legacy, monkeypatch, engine, change, reason
 ):
     source, env, dialect, relation = engine
     url = change(remote_legacy)
     monkeypatch.setenv(env, url)
     result = reconcile(scratch, [remote_pair("copy", source, {"ref": "legacy_orders"})])
-    assert not result.success
-    message = error_text(result)
+    assert result.success, error_text(result)
+    message = pair_error(spark, scratch.schema, "copy")
     assert (
         f"parity pair 'copy': source relation {relation}: cannot connect to {dialect} through"
         f" {env}: {reason}: "
@@ -231,7 +232,7 @@ def test_a_source_sets_its_statement_timeout(scratch, spark, remote_legacy):
 
 
 def test_a_query_past_its_timeout_fails_the_pair_naming_the_timeout(
-    scratch, remote_legacy, monkeypatch
+    scratch, spark, remote_legacy, monkeypatch
 ):
     """A view that takes 3 s to read, on a source that allows 1 s: its catalog reads in time, and
     the pair's first query is stopped by PostgreSQL."""
@@ -247,7 +248,7 @@ def test_a_query_past_its_timeout_fails_the_pair_naming_the_timeout(
         result = reconcile(scratch, [pair])
     finally:
         (scratch.path / "models/bounded_sources.yml").unlink()
-    assert not result.success
-    message = error_text(result)
+    assert result.success, error_text(result)
+    message = pair_error(spark, scratch.schema, "slow")
     assert "parity pair 'slow': source relation" in message and "slow_orders" in message
     assert "could not run the pair's SQL: statement timeout of 1 s: " in message

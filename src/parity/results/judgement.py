@@ -34,6 +34,18 @@ def uncompared(pair: PairPlan, elapsed: float) -> PairResult:
     return _result(pair, None, HashdiffStats(), Findings.none(), elapsed, False)
 
 
+def unchanged(pair: PairPlan, elapsed: float) -> PairResult:
+    """The row of a pair whose last result stands: it only points at the run that computed it
+    (pipelines/incremental.py fills that in), and is no result of its own."""
+    return _result(pair, None, HashdiffStats(), Findings.none(), elapsed, False)
+
+
+def failed(pair: PairPlan, reason: str, elapsed: float) -> PairResult:
+    """The result of a pair that could not be planned or reconciled: an error, with its reason;
+    nothing of its data is known, and nothing it found before failing is kept."""
+    return _result(pair, None, HashdiffStats(), Findings.none(), elapsed, False, reason)
+
+
 def compared(
     pair: PairPlan,
     counts: tuple[KeyCounts, KeyCounts],
@@ -102,6 +114,7 @@ def _result(
     findings: Findings,
     elapsed: float,
     keys_flagged: bool,
+    error: str = "",
 ) -> PairResult:
     schema = [
         PublishedDifference(None, f["kind"], f["column_name"], f["source_type"], f["target_type"])
@@ -161,6 +174,8 @@ def _result(
         target_null_keys=target_null_keys,
         target_duplicate_keys=target_duplicate_keys,
         keys_flagged=keys_flagged,
+        status="error" if error else "complete",
+        status_reason=error,
         source_schema_snapshot=canonical_json(list(pair.source.schema_snapshot)),
         target_schema_snapshot=canonical_json(list(pair.target.schema_snapshot)),
         schema_diff=pair.schema_diff,

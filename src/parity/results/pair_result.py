@@ -1,9 +1,10 @@
 """The result of one pair, by name: one row of parity_pair_results, whose Spark schema is derived
 from these fields, in their order, nested records included (spark_schema.py). A pair is either
 compared (its counts and verdict filled) or not (``data_compared`` false: sizes, drift and key
-counts NULL); a pair that fails on its own will be a third state with its reason, added here as
-fields. The differences found in its data stay in Spark (``found``): results_frame writes them
-as rows of their own, after the pairs' rows."""
+counts NULL), and its ``status`` says whether that comparison ran to its end: a pair that failed
+on its own is an ``error`` with its reason, never passed, while the other pairs publish. The
+differences found in its data stay in Spark (``found``): results_frame writes them as rows of
+their own, after the pairs' rows."""
 
 from __future__ import annotations
 
@@ -64,6 +65,11 @@ class PairResult:
     target_null_keys: int | None
     target_duplicate_keys: int | None
     keys_flagged: bool
+    # `complete` (compared as configured, or not compared for its schema) or `error` (the pair
+    # could not be planned or reconciled: nothing of its data is known), and why it is not
+    # complete ("" when it is).
+    status: str
+    status_reason: str
     # As planned, kept with the run's results so they are published with them (JSON).
     source_schema_snapshot: str
     target_schema_snapshot: str
@@ -72,6 +78,17 @@ class PairResult:
     column_stats: list[ColumnStats]
     # Its schema findings (the differences found in its data are rows of their own).
     differences: list[PublishedDifference]
+    # What this run did with the pair (pipelines/incremental.py): `compared`, or `unchanged`
+    # (its last result stands: this row only points at the run that computed it, and is no
+    # result of its own), and why; the run whose result is published for the pair.
+    run_mode: str = "compared"
+    run_mode_reason: str = ""
+    computed_run_id: str = ""
+    # The state the next run decides by: each side's input fingerprint ("kind:digest", "" when
+    # it has none), and the hash of the result's state (incremental.state_hash).
+    source_fingerprint: str = ""
+    target_fingerprint: str = ""
+    state_hash: str = ""
     # The data's published differences (presentation.present), in Spark; None when none.
     found: DataFrame | None = field(default=None, compare=False, metadata=IN_SPARK)
 

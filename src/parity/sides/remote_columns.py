@@ -1,11 +1,16 @@
-"""Introspection of the pair sides outside Spark, for the plan to negotiate column types."""
+"""Introspection of the pair sides outside Spark, for the plan to negotiate column types.
+
+A side that cannot be read (its variable unset, its engine unreachable, its catalog refusing
+the query) is one row with the reason (``problem``): the plan makes that pair an error of its
+own and plans every other pair."""
 
 from __future__ import annotations
 
-from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import DataFrame, Row, SparkSession
 from pyspark.sql import types as T
 
 from parity.errors import ParityError
+from parity.log import logger
 from parity.plan import timeout_seconds
 from parity.sides.connections import QueryError, ReadOnlyConnection, connect
 
@@ -49,6 +54,8 @@ COLUMNS_SCHEMA = T.StructType(
         # How the engine rounded a finer fraction of a second into this column's, where its
         # server decides it rather than its type (a timestamp rounding rule); else NULL.
         T.StructField("rounding", T.StringType(), True),
+        # Why the relation's columns could not be read, on its only row; else NULL.
+        T.StructField("problem", T.StringType(), True),
     ]
 )
 
@@ -57,36 +64,41 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
     rows = []
     for relation in remote_relations.orderBy("pair_name", "side").collect():
         where = f"{relation['side']} relation {relation['schema_name']}.{relation['table_name']}"
-        connection = connect(
-            relation["dialect"],
-            relation["connection_env"],
-            relation["pair_name"],
-            where,
-            timeout_seconds(relation["statement_timeout_seconds"]),
-        )
+        owner = (relation["run_id"], relation["pair_name"], relation["side"])
         try:
-            found = catalog_columns(connection, relation["schema_name"], relation["table_name"])
-            rounding = server_rounding(connection)
-        except QueryError as error:
-            raise ParityError(
-                relation["pair_name"], f"{where}: cannot read its columns: {error}"
-            ) from error
-        finally:
-            connection.close()
+            found, rounding = _read(relation, where)
+        except ParityError as error:
+            reason = str(error).removeprefix(f"parity pair '{relation['pair_name']}': ")
+            logger.error("parity pair '%s': %s", relation["pair_name"], reason)
+            rows.append((*owner, 0, "", "", False, None, reason))
+            continue
         rows.extend(
-            (
-                relation["run_id"],
-                relation["pair_name"],
-                relation["side"],
-                ordinal,
-                name,
-                data_type.lower(),
-                nullable,
-                rounding,
-            )
+            (*owner, ordinal, name, data_type.lower(), nullable, rounding, None)
             for ordinal, (name, data_type, nullable) in enumerate(found)
         )
     return spark.createDataFrame(rows, COLUMNS_SCHEMA)
+
+
+def _read(relation: Row, where: str) -> tuple[list[tuple[str, str, bool]], str | None]:
+    """The relation's columns and its server's rounding rule, read in one session."""
+    connection = connect(
+        relation["dialect"],
+        relation["connection_env"],
+        relation["pair_name"],
+        where,
+        timeout_seconds(relation["statement_timeout_seconds"]),
+    )
+    try:
+        return (
+            catalog_columns(connection, relation["schema_name"], relation["table_name"]),
+            server_rounding(connection),
+        )
+    except QueryError as error:
+        raise ParityError(
+            relation["pair_name"], f"{where}: cannot read its columns: {error}"
+        ) from error
+    finally:
+        connection.close()
 
 
 def catalog_columns(

@@ -1,0 +1,215 @@
+"""Re-runs compare only what changed: a pair whose configuration, tolerance, schemas and inputs are
+those of its last published result keeps that result (nothing scanned beyond the fingerprint);
+any change, or state that is missing, partial or corrupted, compares the pair in full, saying
+why; `--full-refresh` compares every pair and keeps the history."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from pyspark.sql import functions as F
+
+from tests.integration.dbt_project_copy import error_text
+from tests.integration.run_results import by_pair
+
+SOURCES_FILE = "models/incremental_sources.yml"
+# Each pair compares the legacy orders' files with a copy of its own, and the change made to that
+# copy (or to the pair) between the second run and the third; None leaves it alone.
+PAIRS = [
+    "kept",
+    "new_batch",
+    "added_column",
+    "removed_column",
+    "renamed_column",
+    "widened",
+    "mixed_batch",
+    "nested_field",
+    "retuned",
+    "corrupted",
+    "vanished",
+]
+
+
+def pair(name: str, **options) -> dict:
+    return {
+        "name": name,
+        "source": {"source": ["incremental", "base"]},
+        "target": {"source": ["incremental", name]},
+        "key": "order_id",
+        **options,
+    }
+
+
+@pytest.fixture(scope="module")
+def copies(scratch, spark, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("incremental")
+    legacy = spark.table(f"{scratch.schema}.legacy_orders").where("order_id <= 600")
+    legacy = legacy.withColumn("doc", F.to_json(F.struct("status", "amount")))
+    for name in ["base", *PAIRS]:
+        legacy.coalesce(1).write.parquet(str(folder / name))
+    tables = [{"name": n, "meta": {"parity": {"path": str(folder / n)}}} for n in ["base", *PAIRS]]
+    sources = {
+        "version": 2,
+        "sources": [
+            {"name": "incremental", "meta": {"parity": {"format": "parquet"}}, "tables": tables}
+        ],
+    }
+    scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
+    yield folder
+    (scratch.path / SOURCES_FILE).unlink()
+    shutil.rmtree(folder)
+
+
+def rewrite(spark, folder: Path, change) -> None:
+    """The copy written again, changed: a new schema for every file."""
+    changed = change(spark.read.parquet(str(folder))).localCheckpoint()
+    shutil.rmtree(folder)
+    changed.coalesce(1).write.parquet(str(folder))
+
+
+def append(spark, folder: Path, rows) -> None:
+    """A new batch: one more file beside the others."""
+    rows.coalesce(1).write.mode("append").parquet(str(folder))
+
+
+def tamper(spark, schema: str, pair_name: str) -> None:
+    """The kept state of one pair changed behind parity's back: its target fingerprint."""
+    table = f"{schema}.parity_run_results"
+    rows = spark.table(table).localCheckpoint()
+    forged = F.when(F.col("pair_name") == pair_name, F.lit("files:" + "0" * 64))
+    rows = rows.withColumn("target_fingerprint", forged.otherwise(F.col("target_fingerprint")))
+    rows.write.insertInto(table, overwrite=True)
+
+
+def run(scratch, spark, pairs, *flags: str):
+    logged: list[str] = []
+    result = scratch.dbt(
+        "run",
+        "--select",
+        "parity_remote_relations+",
+        *flags,
+        vars=scratch.demo_vars(parity={"pairs": pairs}),
+        logged=logged,
+    )
+    assert result.success, error_text(result)
+    summaries, differences = by_pair(spark, scratch.schema)
+    return summaries, differences, logged
+
+
+def history_rows(spark, schema: str) -> int:
+    return spark.table(f"{schema}.parity_run_results").where(F.col("pair_name").isin(PAIRS)).count()
+
+
+@pytest.fixture(scope="module")
+def runs(scratch, spark, copies):
+    """Four runs: the first, the same again, again after a change to every pair but one, and a
+    full refresh."""
+    pairs = [pair(name) for name in PAIRS]
+    first = run(scratch, spark, pairs)
+    rows_after_first = history_rows(spark, scratch.schema)
+    second = run(scratch, spark, pairs)
+    rows_after_second = history_rows(spark, scratch.schema)
+
+    extra = spark.table(f"{scratch.schema}.legacy_orders").where("order_id between 601 and 605")
+    extra = extra.withColumn("doc", F.to_json(F.struct("status", "amount")))
+    append(spark, copies / "new_batch", extra)
+    rewrite(spark, copies / "added_column", lambda rows: rows.withColumn("channel", F.lit("web")))
+    rewrite(spark, copies / "removed_column", lambda rows: rows.drop("note"))
+    rewrite(spark, copies / "renamed_column", lambda rows: rows.withColumnRenamed("note", "memo"))
+    rewrite(
+        spark,
+        copies / "widened",
+        lambda rows: rows.withColumn("customer_id", F.col("customer_id").cast("double")),
+    )
+    append(spark, copies / "mixed_batch", extra.withColumn("channel", F.lit("web")))
+    rewrite(
+        spark,
+        copies / "nested_field",
+        lambda rows: rows.withColumn("doc", F.to_json(F.struct("status", "amount", "is_gift"))),
+    )
+    tamper(spark, scratch.schema, "corrupted")
+    shutil.rmtree(copies / "vanished")
+    retuned = [
+        pair(name, tolerance={"columns": {"amount": {"abs_tol": 0.01}}})
+        if name == "retuned"
+        else pair(name)
+        for name in PAIRS
+    ]
+    third = run(scratch, spark, retuned)
+    refreshed = run(scratch, spark, retuned, "--full-refresh")
+    return {
+        "first": first,
+        "second": second,
+        "third": third,
+        "refreshed": refreshed,
+        "history": (rows_after_first, rows_after_second),
+    }
+
+
+def test_the_first_run_compares_every_pair(runs):
+    summaries, _, _ = runs["first"]
+    for name in PAIRS:
+        row = summaries[name]
+        assert (row["run_mode"], row["status"], row["data_compared"]) == (
+            "compared",
+            "complete",
+            True,
+        ), name
+        assert row["run_mode_reason"].startswith("no earlier published result"), row
+
+
+def test_an_unchanged_pair_keeps_its_result_and_scans_nothing(runs):
+    first, _, _ = runs["first"]
+    second, differences, logged = runs["second"]
+    for name in PAIRS:
+        before, after = first[name].asDict(), second[name].asDict()
+        assert after["run_mode"] == "unchanged", after
+        assert after["run_mode_reason"] == f"unchanged since run {before['run_id']}"
+        # The published result is the first run's, as it was, marked as kept.
+        for field in ("run_mode", "run_mode_reason"):
+            before.pop(field), after.pop(field)
+        assert after == before
+        assert f"parity pair '{name}': unchanged since run" in "\n".join(logged)
+    assert not [line for line in logged if "pass 1" in line]
+    # The kept results are not written to the history again.
+    assert runs["history"][0] == runs["history"][1]
+    assert differences == runs["first"][1]
+
+
+def test_only_what_changed_is_compared_again_and_says_why(runs):
+    second, _, _ = runs["second"]
+    third, _, logged = runs["third"]
+    reasons = {name: third[name]["run_mode_reason"] for name in PAIRS}
+    modes = {name: third[name]["run_mode"] for name in PAIRS}
+    assert modes["kept"] == "unchanged" and third["kept"]["run_id"] == second["kept"]["run_id"]
+    assert [line for line in logged if "pass 1" in line and "'kept'" in line] == []
+    for name in ("new_batch", "mixed_batch", "nested_field"):
+        assert "the target's inputs changed" in reasons[name], reasons[name]
+    for name in ("added_column", "removed_column", "renamed_column", "widened"):
+        assert "the target's schema changed" in reasons[name], reasons[name]
+    # The tolerance is part of the configuration: both changed.
+    assert reasons["retuned"] == "its configuration changed; its tolerance changed"
+    assert reasons["corrupted"] == "its state is corrupted (its hash does not match it)"
+    for name in PAIRS[1:]:
+        assert modes[name] == "compared", name
+    # What was compared again found what changed.
+    assert third["new_batch"]["missing_in_source_rows"] == 5
+    assert third["mixed_batch"]["missing_in_source_rows"] == 5
+    assert third["widened"]["status"] == "complete" and third["widened"]["passed"]
+    assert third["vanished"]["status"] == "error"
+    assert "does not exist" in third["vanished"]["status_reason"] or (
+        "Path does not exist" in third["vanished"]["status_reason"]
+    )
+
+
+def test_a_full_refresh_compares_every_pair_and_keeps_the_history(runs, spark, scratch):
+    refreshed, _, _ = runs["refreshed"]
+    for name in PAIRS:
+        assert refreshed[name]["run_mode"] == "compared", name
+        assert refreshed[name]["run_mode_reason"].startswith("--full-refresh"), name
+    first_run = runs["first"][0]["kept"]["run_id"]
+    kept = spark.table(f"{scratch.schema}.parity_run_results").where(f"run_id = '{first_run}'")
+    assert kept.count() == len(PAIRS)
