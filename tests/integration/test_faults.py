@@ -1,0 +1,191 @@
+"""Faults of a real PostgreSQL server in the middle of a pair's drill-down: a session cut off,
+the server restarted, queries past their statement timeout. Each run ends with the fault-free
+run's findings, or with the cells it could not compare named as dead letters and nothing false
+about the others; a run without the fault completes the work.
+
+The plans are rendered once by dbt; each run drives the hashdiff pipeline on them, as
+reconcile.py does, with the fault switched on in the server (faulty_postgres.py)."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from parity.errors import ParityError
+from parity.pipelines import hashdiff
+from parity.pipelines.outcome import Outcome
+from parity.plan import PairPlan, pairs_from_rows
+from parity.sides.opened import opened_sides
+from parity.spark_settings import parity_settings
+from tests.integration.faulty_postgres import (
+    CHECKSUMS,
+    PROFILE,
+    VIEW,
+    create_faulty_view,
+    set_faults,
+    terminate,
+    watching,
+)
+from tests.integration.postgres_server import restart
+from tests.integration.remote_tables import POSTGRES_ENV
+
+FAULTY_SOURCES = f"""
+version: 2
+sources:
+  - name: legacy_pg_faulty
+    schema: public
+    meta:
+      parity: {{dialect: postgres, connection_env: {POSTGRES_ENV}}}
+    tables:
+      - name: {VIEW}
+"""
+
+
+def faulty_pair(name: str, key: str | list[str]) -> dict[str, Any]:
+    """The faulty view of the legacy orders against their migrated copy (13 planted
+    differences), in cells of at most 64 rows."""
+    return {
+        "name": name,
+        "source": {"source": ["legacy_pg_faulty", VIEW]},
+        "target": {"ref": "lakehouse_orders"},
+        "key": key,
+        "enforce_key": "warn",
+        "bisection_threshold": 64,
+    }
+
+
+@pytest.fixture(scope="module")
+def plans(scratch, spark, remote_legacy) -> dict[str, PairPlan]:
+    """`by_order`: a single integer key (the side's first pass is by block, its rows are read by
+    their keys); `by_hash`: a compound key (cells of row-hash positions, checksums queried)."""
+    create_faulty_view(remote_legacy)
+    scratch.write("models/faulty_sources.yml", FAULTY_SOURCES)
+    pairs = [faulty_pair("by_order", "order_id"), faulty_pair("by_hash", ["order_id", "status"])]
+    try:
+        rendered = scratch.dbt(
+            "run",
+            "--select",
+            "parity_remote_relations+,+parity_plan",
+            vars=scratch.demo_vars(parity={"pairs": pairs}),
+        )
+    finally:
+        (scratch.path / "models/faulty_sources.yml").unlink()
+    assert rendered.success
+    rows = [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
+    return {pair.name: pair for pair in pairs_from_rows(rows)}
+
+
+@pytest.fixture
+def faults(remote_legacy):
+    """Sets the server's faults for one test, and clears them after it."""
+    yield lambda **faults: set_faults(remote_legacy, **faults)
+    set_faults(remote_legacy)
+
+
+@pytest.fixture(scope="module")
+def fault_free(spark, plans) -> dict[str, set[tuple]]:
+    """Each pair's differences without any fault."""
+    found = {}
+    for name, pair in plans.items():
+        outcome = compared(spark, pair)
+        assert not outcome.dead_letters
+        found[name] = differences(outcome)
+    assert len(found["by_order"]) == 13
+    return found
+
+
+def compared(spark, pair: PairPlan, timeout: float | None = None, **config: Any) -> Outcome:
+    """The pair reconciled by its pipeline, its source's statement timeout and its options
+    (``config``) replaced."""
+    pair = replace(
+        pair,
+        source=replace(pair.source, statement_timeout_seconds=timeout),
+        config={**pair.config, **config},
+    )
+    with parity_settings(spark), opened_sides(spark, pair) as (source, target):
+        return hashdiff.run(pair, source, target)
+
+
+def differences(outcome: Outcome) -> set[tuple]:
+    """Every difference found: key, kind, column, both values."""
+    found = outcome.findings.differences
+    if found is None:
+        return set()
+    shown = found.select("key", "kind", "column_name", "source_value", "target_value")
+    return {tuple(str(value) for value in row) for row in shown.collect()}
+
+
+def test_a_session_cut_off_mid_query_is_retried(
+    spark, plans, fault_free, faults, caplog, remote_legacy
+):
+    """The first pass's query and a checksums query each lose their session; each is run again
+    on a new one, and the run finds what a run without the fault does."""
+    caplog.set_level(logging.INFO, logger="parity")
+    faults(every_row=0.0001)  # each query long enough to be caught running
+    with watching(remote_legacy, [PROFILE, CHECKSUMS], terminate) as cut:
+        outcome = compared(spark, plans["by_hash"])
+    assert cut == [PROFILE, CHECKSUMS]
+    assert differences(outcome) == fault_free["by_hash"] and not outcome.dead_letters
+    retried = [r.getMessage() for r in caplog.records if "; retry 1 of 4 in " in r.getMessage()]
+    assert len(retried) == 2
+    assert all("source relation" in line and "terminating connection" in line for line in retried)
+
+
+def test_a_server_restarted_mid_run_is_waited_for(spark, plans, fault_free, faults, remote_legacy):
+    faults(every_row=0.0001)
+    with watching(remote_legacy, [CHECKSUMS], lambda _, __: restart(remote_legacy)) as cut:
+        outcome = compared(spark, plans["by_hash"])
+    assert cut == [CHECKSUMS]
+    assert differences(outcome) == fault_free["by_hash"] and not outcome.dead_letters
+
+
+def test_without_retries_a_restart_fails_the_pair(spark, plans, faults, remote_legacy):
+    faults(every_row=0.0001)
+    with (
+        watching(remote_legacy, [CHECKSUMS], lambda _, __: restart(remote_legacy)),
+        pytest.raises(ParityError) as failed,
+    ):
+        compared(spark, plans["by_hash"], retries=0)
+    message = str(failed.value)
+    assert message.startswith("parity pair 'by_hash': source relation")
+    assert "(after 0 retries in 0 s)" in message
+
+
+def test_checksums_past_the_timeout_are_asked_in_smaller_segments(
+    spark, plans, fault_free, faults, caplog
+):
+    """Every query that lists cells reads 0.3 ms a row, and may take 0.3 s: the first checksums
+    pass over all 3,000 rows cannot finish, smaller segments do."""
+    caplog.set_level(logging.INFO, logger="parity")
+    faults(listed_row=0.0003)
+    outcome = compared(spark, plans["by_hash"], timeout=0.3)
+    assert differences(outcome) == fault_free["by_hash"] and not outcome.dead_letters
+    fallbacks = [
+        r.getMessage() for r in caplog.records if "failed (source relation" in r.getMessage()
+    ]
+    assert fallbacks and all("statement timeout of 0.3 s" in line for line in fallbacks)
+    assert "checksums of 1 segment at depth 0 failed" in fallbacks[0]
+
+
+def test_rows_no_query_can_read_are_dead_letters_until_a_run_reads_them(
+    spark, plans, fault_free, faults
+):
+    """Reading order 42's row takes 3 s, past the timeout of 0.3 s: the cell of keys around it
+    is a dead letter, every other difference is found, and none is made up. Without the fault,
+    the next run finds all of them."""
+    faults(slow_key=42, slow_key_seconds=3)
+    outcome = compared(spark, plans["by_order"], timeout=0.3)
+    dead = outcome.dead_letters
+    assert dead and {letter.side for letter in dead} == {"source"}
+    assert all("statement timeout of 0.3 s" in letter.error for letter in dead)
+    ranges = [(int(letter.low), int(letter.high)) for letter in dead]
+    assert any(low <= 42 <= high for low, high in ranges)
+    unread = {d for d in fault_free["by_order"] if any(lo <= int(d[0]) <= hi for lo, hi in ranges)}
+    assert differences(outcome) == fault_free["by_order"] - unread
+
+    faults()
+    again = compared(spark, plans["by_order"], timeout=0.3)
+    assert differences(again) == fault_free["by_order"] and not again.dead_letters
