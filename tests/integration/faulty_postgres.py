@@ -4,9 +4,9 @@ slows down, and a watcher that cuts parity's sessions off in the middle of a que
 The view's `note` goes through a function that sleeps as the one-row table parity_test_faults
 says: `every_row` seconds for each row any query reads, and, only in queries that list cells or
 keys (checksums and rows, never the first pass), `listed_row` seconds more per row and
-`slow_key_seconds` more for the row of `slow_key`. parity
-canonicalizes a value only in the rows of the cells it lists, so a query's sleep grows with the
-rows it selects, as a slow engine's would.
+`slow_key_seconds` more for the row of `slow_key`. parity canonicalizes a value only in the rows
+of the cells it lists, so a query's sleep grows with the rows it selects, as a slow engine's
+would.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from contextlib import contextmanager
 import psycopg
 
 VIEW = "faulty_orders"
+# The queries that list cells (parameter 5) or keys (parameter 1, an array of keys).
+LISTING = r"\$5|any\(cast\(\$1"
 
 SETUP = [
     "create table if not exists public.parity_test_faults (every_row float8 not null default 0,"
@@ -28,16 +30,24 @@ SETUP = [
     "insert into public.parity_test_faults default values",
     # Declared stable, so that the view is merged into parity's query and the note is read only
     # where parity reads it (a volatile function would make PostgreSQL read every row first).
-    """
+    f"""
     create or replace function public.parity_test_slowed(note text, order_id bigint)
     returns text language plpgsql stable as $$
     declare
         faults public.parity_test_faults;
+        owed float8;
     begin
         select * into faults from public.parity_test_faults;
-        perform pg_sleep(faults.every_row + case when current_query() ~ %(listing)s then
-            faults.listed_row + case when order_id = faults.slow_key then faults.slow_key_seconds
-            else 0 end else 0 end);
+        owed := coalesce(nullif(current_setting('parity_test.owed', true), ''), '0')::float8
+            + faults.every_row + case when current_query() ~ '{LISTING}' then faults.listed_row
+            + case when order_id = faults.slow_key then faults.slow_key_seconds else 0 end
+            else 0 end;
+        -- pg_sleep waits whole milliseconds at least: short waits are owed until they add up.
+        if owed >= 0.002 then
+            perform pg_sleep(owed);
+            owed := 0;
+        end if;
+        perform set_config('parity_test.owed', owed::text, true);
         return note;
     end $$
     """,
@@ -50,14 +60,10 @@ SETUP = [
 ]
 
 
-# The queries that list cells (parameter 5) or keys (parameter 1, an array of keys).
-LISTING = r"\$5|any\(cast\(\$1"
-
-
 def create_faulty_view(url: str) -> None:
     with psycopg.connect(url, autocommit=True) as connection:
         for statement in SETUP:
-            connection.execute(statement.replace("%(listing)s", f"'{LISTING}'"))
+            connection.execute(statement)
 
 
 def set_faults(

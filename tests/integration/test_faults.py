@@ -157,10 +157,10 @@ def test_without_retries_a_restart_fails_the_pair(spark, plans, faults, remote_l
 def test_checksums_past_the_timeout_are_asked_in_smaller_segments(
     spark, plans, fault_free, faults, caplog
 ):
-    """Every query that lists cells reads 0.3 ms a row, and may take 0.3 s: the first checksums
+    """Every query that lists cells reads 0.25 ms a row, and may take 0.3 s: the first checksums
     pass over all 3,000 rows cannot finish, smaller segments do."""
     caplog.set_level(logging.INFO, logger="parity")
-    faults(listed_row=0.0003)
+    faults(listed_row=0.00025)
     outcome = compared(spark, plans["by_hash"], timeout=0.3)
     assert differences(outcome) == fault_free["by_hash"] and not outcome.dead_letters
     fallbacks = [
