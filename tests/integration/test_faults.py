@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from parity.algorithms import fallback
 from parity.errors import ParityError
 from parity.pipelines import hashdiff
 from parity.pipelines.outcome import Outcome
@@ -75,7 +76,10 @@ def plans(scratch, spark, remote_legacy) -> dict[str, PairPlan]:
         (scratch.path / "models/faulty_sources.yml").unlink()
     assert rendered.success
     rows = [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
-    return {pair.name: pair for pair in pairs_from_rows(rows)}
+    planned = {pair.name: pair for pair in pairs_from_rows(rows)}
+    # The options' defaults (macros/config/_pair_defaults.sql).
+    assert all((p.retries, p.retry_seconds) == (4, 60.0) for p in planned.values())
+    return planned
 
 
 @pytest.fixture
@@ -189,3 +193,19 @@ def test_rows_no_query_can_read_are_dead_letters_until_a_run_reads_them(
     faults()
     again = compared(spark, plans["by_order"], timeout=0.3)
     assert differences(again) == fault_free["by_order"] and not again.dead_letters
+
+
+def test_once_the_fallback_has_spent_its_queries_the_rest_are_dead_letters(
+    spark, plans, fault_free, faults, monkeypatch
+):
+    """Two queries allowed after the first failure: the half of the rows holding order 42 is
+    left uncompared, as dead letters in ranges of row-hash positions; what was compared is
+    true."""
+    monkeypatch.setattr(fallback, "FALLBACK_QUERIES", 2)
+    faults(slow_key=42, slow_key_seconds=3)
+    outcome = compared(spark, plans["by_hash"], timeout=0.3)
+    dead = outcome.dead_letters
+    assert any(letter.error.endswith("(the fallback's 2 queries are spent)") for letter in dead)
+    assert all(letter.low.startswith("hash position ") for letter in dead)
+    found = differences(outcome)
+    assert found and found < fault_free["by_hash"]

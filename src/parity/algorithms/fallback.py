@@ -61,7 +61,7 @@ class Fallback:
     target: Side
     space: KeySpace
     threshold: int
-    queries_left: int = FALLBACK_QUERIES
+    queries_left: int = field(default_factory=lambda: FALLBACK_QUERIES)
     dead_letters: list[DeadLetter] = field(default_factory=list)
 
     def checksums(self, depth: int, parents: dict[int, int], child_depth: int) -> Answers:
