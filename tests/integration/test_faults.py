@@ -127,6 +127,9 @@ def compared(spark, pair: PairPlan, timeout: float | None = None, **config: Any)
         return hashdiff(pair.name, source, target, pair.bisection_factor, pair.bisection_threshold)
 
 
+SIDES = ("source_values", "target_values")
+
+
 def differences(drilled: DrillDown) -> Counter:
     """Every row difference found: key, kind, both sides' values."""
     if drilled.diffs is None:
@@ -135,9 +138,6 @@ def differences(drilled: DrillDown) -> Counter:
         (tuple(row["key"]), row["kind"], *(tuple(row[side] or ()) for side in SIDES))
         for row in drilled.diffs.collect()
     )
-
-
-SIDES = ("source_values", "target_values")
 
 
 def test_a_session_cut_off_mid_query_is_retried(
@@ -157,6 +157,8 @@ def test_a_session_cut_off_mid_query_is_retried(
 
 
 def test_a_server_restarted_mid_run_is_waited_for(spark, plans, fault_free, faults, remote_legacy):
+    """A checksums query is cut off by a fast restart; the retries wait for the server to come
+    back (refused connections included), and the run finds what a run without it does."""
     faults(every_row=0.0002)
     with watching(remote_legacy, [CHECKSUMS], lambda _, __: restart(remote_legacy)) as cut:
         drilled = compared(spark, plans["by_hash"])
@@ -165,6 +167,7 @@ def test_a_server_restarted_mid_run_is_waited_for(spark, plans, fault_free, faul
 
 
 def test_without_retries_a_restart_fails_the_pair(spark, plans, faults, remote_legacy):
+    """`retries: 0`: the same restart fails the pair, saying so, rather than passing it."""
     faults(every_row=0.0002)
     with (
         watching(remote_legacy, [CHECKSUMS], lambda _, __: restart(remote_legacy)),
