@@ -47,6 +47,7 @@ from bench.harness import (
 )
 from bench.to_postgres import copy_table
 from parity.plan import PairPlan
+from parity.sides.backoff import Backoff
 from parity.sides.spark import SparkSide
 from parity.sides.sql import SqlSide
 from tests.integration.postgres_server import postgres_server
@@ -130,7 +131,7 @@ def _measure(
         found = measure("plain join", lambda: plain_join(spark, tables, keys, columns))
         cases["plain join"]["differing_rows"] = found
     source = (
-        SqlSide(spark, pair.name, pair.source)
+        SqlSide(spark, pair.name, pair.source, Backoff(pair.retries, pair.retry_seconds))
         if source_engine == "postgres"
         else SparkSide(spark, pair.name, pair.source)
     )

@@ -18,5 +18,7 @@
         'compatibility': 'none',
         'column_presence_tolerance': 0,
         'enforce_key': 'error',
+        'retries': 4,
+        'retry_seconds': 60,
     }) }}
 {% endmacro %}

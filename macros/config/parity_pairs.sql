@@ -66,7 +66,7 @@
         {{ exceptions.raise_compiler_error(where ~ ": algorithm must be auto, hashdiff or joindiff, not '" ~ normalized['algorithm'] ~ "'") }}
     {%- endif -%}
     {#- A pass asks for at most 65,536 cells per segment it refines (src/parity/algorithms/hashdiff.py). -#}
-    {%- for option, minimum, maximum in [('bisection_factor', 2, 65536), ('bisection_threshold', 1, none), ('max_differences', 1, none)]
+    {%- for option, minimum, maximum in [('bisection_factor', 2, 65536), ('bisection_threshold', 1, none), ('max_differences', 1, none), ('retries', 0, none)]
         if option != 'max_differences' or normalized[option] is not none -%}
         {%- set value = normalized[option] -%}
         {%- if value is not number or value is boolean or (value | int) != value or value < minimum or (maximum is not none and value > maximum) -%}
@@ -91,6 +91,11 @@
     {%- set ratio = normalized['critical_drift_ratio'] -%}
     {%- if ratio is not none and not (parity._tolerance_number(ratio) is not none and 0 < parity._tolerance_number(ratio) <= 1) -%}
         {{ exceptions.raise_compiler_error(where ~ ": critical_drift_ratio must be a number above 0 and at most 1, not '" ~ ratio ~ "'") }}
+    {%- endif -%}
+    {#- A side outside Spark retries a query that failed for a passing reason (src/parity/sides/sql.py). -#}
+    {%- set patience = normalized['retry_seconds'] -%}
+    {%- if patience is not number or patience is boolean or patience <= 0 -%}
+        {{ exceptions.raise_compiler_error(where ~ ": retry_seconds must be a number of seconds above 0, not '" ~ patience ~ "'") }}
     {%- endif -%}
     {%- do parity._check_schema_options(where, normalized) -%}
     {{ return(normalized) }}

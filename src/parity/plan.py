@@ -144,6 +144,16 @@ class PairPlan:
         return int(self.config["bisection_threshold"])
 
     @property
+    def retries(self) -> int:
+        """How many times a side outside Spark runs a query again after a passing failure."""
+        return int(self.config["retries"])
+
+    @property
+    def retry_seconds(self) -> float:
+        """How long after a query's first failure a retry may still start."""
+        return float(self.config["retry_seconds"])
+
+    @property
     def enforce_key(self) -> str:
         return self.config["enforce_key"]
 

@@ -15,6 +15,11 @@ last pass): thin drift is then downloaded a few rows at a time, whatever the thr
 downloaded cell holds at least one differing key, so the rows moved out of each side's engine
 are at most the number of differing keys times the threshold (except in a cell that cannot be
 split further, which comes whole, however many copies of its keys it holds).
+
+A question a side cannot answer for good (SegmentFailed) is asked again smaller (fallback.py):
+checksums in smaller segments, then the rows of a segment instead of its checksums, then rows
+in smaller pieces; what no question answers is a dead letter, and every other cell is still
+compared in full.
 """
 
 from __future__ import annotations
@@ -29,8 +34,10 @@ from pyspark.sql import functions as F
 
 from parity.algorithms.canonical_join import canonical_join
 from parity.algorithms.descent_cost import refining_pays
+from parity.algorithms.fallback import Fallback, Unanswered
 from parity.log import logger
 from parity.sides.side import Side, on_both
+from parity.values.dead_letter import DeadLetter
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, Profile
 
@@ -69,6 +76,8 @@ class DrillDown:
     source_rows: int
     target_rows: int
     stats: HashdiffStats
+    # The cells no query could compare (fallback.py): the pair is incomplete where any is.
+    dead_letters: tuple[DeadLetter, ...] = ()
 
 
 def hashdiff(
@@ -127,18 +136,18 @@ def hashdiff(
     keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
     unique_keys = not any(p.counts.duplicate_keys for p in (source_profile, target_profile))
     diffs: list[DataFrame] = []
+    fallback = Fallback(pair_name, source, target, space, threshold)
 
-    def settle(depth: int, cells: set[int]) -> bool:
-        """Downloads and compares these cells, in Spark; True when the breaker says to stop."""
-        wanted = frozenset(cells)
+    def settle(depth: int, cells: set[int], each: int) -> bool:
+        """Downloads and compares these cells (expected to hold ``each`` rows at most), in Spark;
+        True when the breaker says to stop."""
+        downloads = fallback.rows(depth, cells, each)
+        if not downloads:  # every cell of them is a dead letter
+            return False
         moved = [Observation(f"parity_moved_{side}") for side in ("source", "target")]
         source_rows, target_rows = (
-            rows.observe(observed, F.count(F.lit(1)).alias("rows"))
-            for rows, observed in zip(
-                on_both(source, target, "rows", space, depth, wanted),
-                moved,
-                strict=True,
-            )
+            reduce(DataFrame.unionByName, frames).observe(observed, F.count(F.lit(1)).alias("rows"))
+            for frames, observed in zip(zip(*downloads, strict=True), moved, strict=True)
         )
         found = Observation("parity_found")
         # Kept in the executors: the downloads they come from are gone when they are published.
@@ -173,14 +182,14 @@ def hashdiff(
     while frontier:
         largest = max(frontier.values())
         if space.is_unit(depth) or (largest <= threshold and not refine):
-            settle(depth, set(frontier))
+            settle(depth, set(frontier), largest)
             break
         step = _step(space, depth, largest, len(frontier), threshold)
         child_depth = depth + step
-        parents = frozenset(frontier)
         stats.passes += 1
         started = perf_counter()
-        found, wanted = on_both(source, target, "checksums", space, depth, parents, child_depth)
+        answers = fallback.checksums(depth, frontier, child_depth)
+        found, wanted = answers.found, answers.wanted
         pass_seconds = perf_counter() - started
         cells = sorted(found.keys() | wanted.keys())
         stats.segments_checked += len(cells)
@@ -194,6 +203,17 @@ def hashdiff(
             c: n for c, n in mismatched.items() if n > threshold and not space.is_unit(child_depth)
         }
         small = set(mismatched) - set(frontier)
+        # Cells whose checksums no question answered: asked deeper by the next pass where they
+        # are large, else compared by their rows now.
+        deeper = [
+            u
+            for u in answers.unanswered
+            if u.depth == child_depth and u.rows > threshold and not space.is_unit(u.depth)
+        ]
+        frontier.update({u.cell: u.rows for u in deeper})
+        by_rows = [u for u in answers.unanswered if u not in deeper]
+        if _settled_by_depth(settle, by_rows):
+            break
         small_rows = sum(found.get(c, empty).rows + wanted.get(c, empty).rows for c in small)
         refine = (
             bool(small)
@@ -218,10 +238,23 @@ def hashdiff(
         if refine:
             # Thin drift: one more pass is expected to leave fewer rows to move than it costs.
             frontier.update({cell: mismatched[cell] for cell in small})
-        elif small and settle(child_depth, small):
+        elif small and settle(child_depth, small, max(mismatched[c] for c in small)):
             break
         depth = child_depth
-    return DrillDown(_all(diffs), *sizes, stats)
+    return DrillDown(_all(diffs), *sizes, stats, tuple(fallback.dead_letters))
+
+
+def _settled_by_depth(
+    settle: Callable[[int, set[int], int], bool], cells: list[Unanswered]
+) -> bool:
+    """Settles these cells, those of one depth at once; True when the breaker says to stop."""
+    depths: dict[int, list[Unanswered]] = {}
+    for unanswered in cells:
+        depths.setdefault(unanswered.depth, []).append(unanswered)
+    return any(
+        settle(depth, {u.cell for u in listed}, max(u.rows for u in listed))
+        for depth, listed in sorted(depths.items())
+    )
 
 
 def _step(space: KeySpace, depth: int, rows: int, segments: int, threshold: int) -> int:

@@ -1,6 +1,6 @@
 """hashdiff as a pipeline: each side profiled in one pass, its keys enforced, then the drill-down
 over checksums, the pair's limits (circuit breaker, max_differences) asked after each
-download."""
+download; the cells no query could compare come out as dead letters."""
 
 from __future__ import annotations
 
@@ -43,7 +43,5 @@ def run(pair: PairPlan, source: Side, target: Side) -> Outcome:
         tolerant=bool(pair.gridded_columns),
         profile_seconds=profile_seconds,
     )
-    if drilled.diffs is None:
-        return Outcome(Findings.none(), counts, drilled.stats, keys_flagged)
-    findings = summarize(drilled.diffs, names, rules)
-    return Outcome(findings, counts, drilled.stats, keys_flagged)
+    findings = Findings.none() if drilled.diffs is None else summarize(drilled.diffs, names, rules)
+    return Outcome(findings, counts, drilled.stats, keys_flagged, drilled.dead_letters)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from parity.algorithms.hashdiff import HashdiffStats
 from parity.results.summary import Findings
+from parity.values.dead_letter import DeadLetter
 from parity.values.profile import KeyCounts
 
 
@@ -16,3 +17,6 @@ class Outcome:
     stats: HashdiffStats
     # Whether enforce_key (warn) flagged the pair for its NULL or duplicate keys.
     keys_flagged: bool
+    # The cells no query could compare (hashdiff's fallback): the pair is incomplete where any
+    # is, whatever it found elsewhere.
+    dead_letters: tuple[DeadLetter, ...] = ()

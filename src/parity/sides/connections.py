@@ -11,6 +11,11 @@ enable multiple statements (the server refuses a second one), and a query that i
 SELECT, or that selects into a file, is refused before it runs. A user may bound every query
 with a statement timeout.
 
+A failure says whether retrying can help (``transient``), from the driver's error class and code:
+a lost connection, a server shutting down or starting up, a deadlock or a lock not granted may
+pass; a refused query, a statement timeout or an overflow will not (a timeout is the drill-down's
+to work around, by smaller queries).
+
 The connection string comes only from the environment variable the source's meta names; it is
 never logged or written, and errors name the variable and the driver's reason with any secret
 removed.
@@ -18,6 +23,7 @@ removed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -60,6 +66,19 @@ SELECT = re.compile(r"\s*select\s", re.I)
 # A SELECT that writes a file on the server, which a read-only transaction allows: refused
 # whatever the user's privileges (a literal holding these words is refused too).
 INTO_FILE = re.compile(r"\binto\s+(outfile|dumpfile)\b", re.I)
+# SQLSTATEs of PostgreSQL failures a retry may get past: admin shutdown, crash shutdown, cannot
+# connect now, serialization failure, deadlock, lock not available (and class 08, connection).
+TRANSIENT_SQLSTATES = {"57P01", "57P02", "57P03", "40001", "40P01", "55P03"}
+# MySQL and MariaDB error codes a retry may get past: cannot connect, server gone, connection lost
+# during a query, lock wait timeout, deadlock.
+TRANSIENT_MYSQL_CODES = {2003, 2006, 2013, 1205, 1213}
+# What a driver says when it could not reach a server that is restarting (PostgreSQL's connection
+# failures carry no SQLSTATE).
+RESTARTING = re.compile(
+    r"connection refused|the database system is (starting up|shutting down|in recovery mode)"
+    r"|server closed the connection|connection is (lost|closed)",
+    re.I,
+)
 USERINFO = re.compile(r"//([^@/?#]*)@")
 # A password given as a keyword: `password=...` in a key=value string, `?password=` in a URL.
 PASSWORD_KEYWORD = re.compile(r"(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s&#]+)", re.I)
@@ -82,10 +101,14 @@ class ReadOnlyConnection:
                 return self._mysql(sql, params)
             return self._postgres(sql, params)
         except Exception as error:  # each driver has its own error classes
-            raise QueryError(_scrubbed(str(error), self.secrets), self.timeout) from None
+            reason = _scrubbed(str(error), self.secrets)
+            raise QueryError(reason, self.timeout, transient(error)) from None
 
     def close(self) -> None:
-        self.handle.close()
+        """Closes the session; one the server already dropped closes quietly."""
+        # A lost connection may fail to say goodbye; it is gone either way.
+        with contextlib.suppress(Exception):
+            self.handle.close()
 
     def _postgres(self, sql: str, params: list[Any] | None) -> list[tuple[Any, ...]]:
         # prepare=True: the extended protocol, one statement; read_only: BEGIN READ ONLY.
@@ -93,7 +116,10 @@ class ReadOnlyConnection:
             cursor = self.handle.execute(sql, params, prepare=True)
             return cursor.fetchall()
         finally:
-            self.handle.rollback()
+            # A session the server dropped has no transaction left, and rolling back would hide
+            # why it was dropped.
+            if not self.handle.closed:
+                self.handle.rollback()
 
     def _mysql(self, sql: str, params: list[Any] | None) -> list[tuple[Any, ...]]:
         # The session's transactions are read only (SET SESSION TRANSACTION READ ONLY); this
@@ -114,7 +140,8 @@ class ReadOnlyConnection:
                 cursor.execute(sql)
                 return list(cursor.fetchall())
         finally:
-            self.handle.rollback()
+            if self.handle.open:  # as for PostgreSQL: a dropped session has nothing to undo
+                self.handle.rollback()
 
     def _duckdb(self, sql: str, params: list[Any] | None) -> list[tuple[Any, ...]]:
         import duckdb
@@ -133,11 +160,48 @@ class ReadOnlyConnection:
 
 
 class QueryError(RuntimeError):
-    """A query the engine refused or stopped, with its reason (no secret in it)."""
+    """A query the engine refused or stopped, with its reason (no secret in it), and whether
+    running it again may succeed."""
 
-    def __init__(self, reason: str, timeout: float | None) -> None:
+    def __init__(self, reason: str, timeout: float | None, transient: bool = False) -> None:
         stopped = timeout and re.search(r"statement timeout|interrupt", reason, re.I)
         super().__init__(f"statement timeout of {timeout:g} s: {reason}" if stopped else reason)
+        self.transient = transient
+
+
+class ConnectFailed(ParityError):
+    """A session that could not be opened; ``transient`` when the server looked restarting or
+    unreachable for now rather than misconfigured (worth a retry once it has been reached
+    before)."""
+
+    def __init__(self, pair_name: str, problem: str, transient: bool) -> None:
+        super().__init__(pair_name, problem)
+        self.transient = transient
+
+
+def transient(error: BaseException, connecting: bool = False) -> bool:
+    """Whether a driver's error is one a retry on a new session may get past. A statement
+    timeout (PostgreSQL 57014, MariaDB 1969, MySQL 3024) is not: the same query would take as
+    long again. ``connecting``: the error of opening a session, where a driver's error class
+    alone does not tell a server restarting from a wrong password."""
+    module = type(error).__module__
+    if module.startswith("psycopg"):
+        import psycopg
+
+        state = getattr(error, "sqlstate", None)
+        if state:
+            return state.startswith("08") or state in TRANSIENT_SQLSTATES
+        # No SQLSTATE: the client lost the server (a closed or broken connection).
+        lost = isinstance(error, (psycopg.OperationalError, psycopg.InterfaceError))
+        return lost and not connecting
+    if module.startswith("pymysql"):
+        import pymysql
+
+        code = error.args[0] if error.args else None
+        # InterfaceError: a query on a session pymysql already knows is closed.
+        closed = isinstance(error, pymysql.err.InterfaceError) and not connecting
+        return code in TRANSIENT_MYSQL_CODES or closed
+    return False
 
 
 def connect(
@@ -177,10 +241,11 @@ def connect(
         kind = next((name for name, pattern in FAILURES if pattern.search(reason)), None)
         if kind is None and type(error).__name__ == "ProgrammingError":
             kind = "malformed URL"
-        raise ParityError(
+        raise ConnectFailed(
             pair_name,
             f"{where}: cannot connect to {dialect} through {connection_env}: "
             + (f"{kind}: {reason}" if kind else reason),
+            dialect != "duckdb" and bool(RESTARTING.search(reason) or transient(error, True)),
         ) from None
     return ReadOnlyConnection(dialect, handle, statement_timeout_seconds, secrets)
 

@@ -1,5 +1,6 @@
 """Both sides of a pair, opened for its comparison and closed after it, whatever happens: a side
-in the Spark session when the plan reads it there, else a side in its own engine."""
+in the Spark session when the plan reads it there, else a side in its own engine, which retries
+a query as the pair's `retries` and `retry_seconds` allow."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from contextlib import ExitStack, contextmanager
 from pyspark.sql import SparkSession
 
 from parity.plan import PairPlan, SidePlan
+from parity.sides.backoff import Backoff
 from parity.sides.side import Side
 from parity.sides.spark import SparkSide
 from parity.sides.sql import SqlSide
@@ -16,13 +18,18 @@ from parity.sides.sql import SqlSide
 
 @contextmanager
 def opened_sides(spark: SparkSession, pair: PairPlan) -> Iterator[tuple[Side, Side]]:
+    backoff = Backoff(pair.retries, pair.retry_seconds)
     with ExitStack() as stack:
         source, target = (
-            stack.enter_context(_side(spark, pair.name, plan))
+            stack.enter_context(_side(spark, pair.name, plan, backoff))
             for plan in (pair.source, pair.target)
         )
         yield source, target
 
 
-def _side(spark: SparkSession, pair_name: str, plan: SidePlan) -> SparkSide | SqlSide:
-    return SparkSide(spark, pair_name, plan) if plan.in_session else SqlSide(spark, pair_name, plan)
+def _side(
+    spark: SparkSession, pair_name: str, plan: SidePlan, backoff: Backoff
+) -> SparkSide | SqlSide:
+    if plan.in_session:
+        return SparkSide(spark, pair_name, plan)
+    return SqlSide(spark, pair_name, plan, backoff)

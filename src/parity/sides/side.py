@@ -1,4 +1,6 @@
-"""What the drill-down asks of one side of a pair, whatever engine holds it."""
+"""What the drill-down asks of one side of a pair, whatever engine holds it, and how a side says
+that one question about some cells failed for good (SegmentFailed): the drill-down then asks
+smaller questions (algorithms/hashdiff.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,16 @@ from pyspark.sql import DataFrame
 from parity.plan import SidePlan
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, Profile
+
+
+class SegmentFailed(RuntimeError):
+    """A side's engine refused or stopped a checksums or rows query for a reason that running it
+    again will not fix (a statement timeout, an overflow, an unsupported expression)."""
+
+    def __init__(self, side: str, reason: str) -> None:
+        super().__init__(reason)
+        self.side = side
+        self.reason = reason
 
 
 class Side(Protocol):
@@ -27,12 +39,14 @@ class Side(Protocol):
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
     ) -> dict[int, Checksum]:
-        """Checksums of the cells at ``depth`` inside the given cells at ``parent_depth``."""
+        """Checksums of the cells at ``depth`` inside the given cells at ``parent_depth``; raises
+        SegmentFailed when the engine cannot answer for those cells."""
         ...
 
     def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> DataFrame:
         """The canonical rows of the given cells at ``depth``, as a frame of the Spark session
-        (the plan's key_columns, then its value_columns, all text)."""
+        (the plan's key_columns, then its value_columns, all text); raises SegmentFailed when
+        the engine cannot answer for those cells."""
         ...
 
 

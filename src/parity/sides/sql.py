@@ -9,10 +9,17 @@ querying the engine again.
 
 A side may use several sessions at once (the plan's `connections`): its first pass by block is
 then one query per range of keys, and a pass over many cells one query per share of them, each
-on its own read-only session, so a large table's pass uses as many of the engine's cores."""
+on its own read-only session, so a large table's pass uses as many of the engine's cores.
+
+A query that fails for a passing reason (a lost session, a server restarting, a deadlock) is run
+again on a new session, after a backoff (backoff.py), as many times and for as long as the pair
+allows (its `retries` and `retry_seconds`); past that, the pair fails, saying so. A checksums or
+rows query that fails for good raises SegmentFailed, for the drill-down to ask smaller questions;
+any other query failing fails the pair (ParityError)."""
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -20,8 +27,11 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 
 from parity.errors import ParityError
+from parity.log import logger
 from parity.plan import SidePlan
-from parity.sides.connections import QueryError, ReadOnlyConnection, connect
+from parity.sides.backoff import Backoff
+from parity.sides.connections import ConnectFailed, QueryError, ReadOnlyConnection, connect
+from parity.sides.side import SegmentFailed
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
 
@@ -35,14 +45,18 @@ SPREAD_CELLS = 64
 
 
 class SqlSide:
-    def __init__(self, spark: SparkSession, pair_name: str, plan: SidePlan) -> None:
+    def __init__(
+        self, spark: SparkSession, pair_name: str, plan: SidePlan, backoff: Backoff
+    ) -> None:
         self.spark = spark
         self.pair_name = pair_name
         self.plan = plan
+        self.backoff = backoff
         self.where = f"{plan.side} relation {plan.relation_name} ({plan.dialect})"
         # The first session now, so that an unreachable engine fails before any pass; the
-        # others when a pass first spreads.
-        self.sessions: list[ReadOnlyConnection] = [self._connect()]
+        # others when a pass first spreads. A session lost to a failure is None until a retry
+        # opens it again.
+        self.sessions: list[ReadOnlyConnection | None] = [self._connect()]
         # The kept profile: (first position, rows, checksum) of each block with compared rows.
         self._blocks: list[tuple[int, int, int]] | None = None
 
@@ -56,7 +70,8 @@ class SqlSide:
 
     def __exit__(self, *_: object) -> None:
         for session in self.sessions:
-            session.close()
+            if session is not None:
+                session.close()
 
     def profile(self) -> Profile:
         if self.plan.blocks_sql:
@@ -124,6 +139,7 @@ class SqlSide:
                 [*_listed(space, parent_depth, share), space.cells(depth)]
                 for share in self._shares(parents)
             ],
+            segment=True,
         )
         return {int(cell): Checksum(int(rows), int(total)) for cell, rows, total in found}
 
@@ -133,10 +149,12 @@ class SqlSide:
         bounds = [space.bounds(depth, cell) for cell in sorted(cells)]
         if self.plan.rows_of_keys_sql and sum(end - start for start, end in bounds) <= LISTED_KEYS:
             keys = [key for start, end in bounds for key in range(start, end)]
-            found = self._query(self.plan.rows_of_keys_sql, [keys])
+            found = self._query(self.plan.rows_of_keys_sql, [keys], segment=True)
         else:
             found = self._spread(
-                self.plan.rows_sql, [_listed(space, depth, share) for share in self._shares(cells)]
+                self.plan.rows_sql,
+                [_listed(space, depth, share) for share in self._shares(cells)],
+                segment=True,
             )
         names = [*self.plan.key_columns, *self.plan.value_columns]
         return self.spark.createDataFrame(found, ", ".join(f"`{n}` string" for n in names))
@@ -149,25 +167,74 @@ class SqlSide:
         size = -(-len(ordered) // count)
         return [frozenset(ordered[i : i + size]) for i in range(0, len(ordered), size)]
 
-    def _spread(self, sql: str, parameters: list[list[Any]]) -> list[tuple[Any, ...]]:
+    def _spread(
+        self, sql: str, parameters: list[list[Any]], segment: bool = False
+    ) -> list[tuple[Any, ...]]:
         """The rows of one query per parameter list, each on its own session, all at once."""
-        while len(self.sessions) < len(parameters):
-            self.sessions.append(self._connect())
+        # Opened by their first query, where a failure to connect is retried as a query's is.
+        self.sessions += [None] * (len(parameters) - len(self.sessions))
         if len(parameters) <= 1:
-            return [row for p in parameters for row in self._query(sql, p)]
-        with ThreadPoolExecutor(max_workers=len(parameters)) as pool:
-            answers = pool.map(self._query, [sql] * len(parameters), parameters, self.sessions)
+            return [row for p in parameters for row in self._query(sql, p, segment=segment)]
+        count = len(parameters)
+        with ThreadPoolExecutor(max_workers=count) as pool:
+            answers = pool.map(
+                self._query, [sql] * count, parameters, range(count), [segment] * count
+            )
             return [row for answer in answers for row in answer]
 
     def _query(
-        self, sql: str, params: list[Any] | None = None, session: ReadOnlyConnection | None = None
+        self, sql: str, params: list[Any] | None = None, session: int = 0, segment: bool = False
     ) -> list[tuple[Any, ...]]:
-        try:
-            return (session or self.sessions[0]).query(sql, params)
-        except QueryError as error:
-            raise ParityError(
-                self.pair_name, f"{self.where} could not run the pair's SQL: {error}"
-            ) from error
+        """The rows of ``sql`` on session number ``session``, run again on a new session while
+        its failures pass (the pair's backoff). ``segment``: a checksums or rows query, whose
+        lasting failure is the drill-down's to work around (SegmentFailed)."""
+        first_failure, retry = 0.0, 0
+        while True:
+            try:
+                return self._session(session).query(sql, params)
+            except (QueryError, ConnectFailed) as error:
+                if not error.transient:
+                    if isinstance(error, ConnectFailed):
+                        raise
+                    if segment:
+                        raise SegmentFailed(self.plan.side, f"{self.where}: {error}") from error
+                    raise ParityError(
+                        self.pair_name, f"{self.where} could not run the pair's SQL: {error}"
+                    ) from error
+                failure = error
+            now = time.monotonic()
+            first_failure = first_failure or now
+            self._drop(session)
+            retry += 1
+            wait = self.backoff.wait(retry, now - first_failure)
+            if wait is None:
+                raise ParityError(
+                    self.pair_name,
+                    f"{self.where} could not run the pair's SQL: {_reason(failure)} (after"
+                    f" {retry - 1} retries in {now - first_failure:.0f} s)",
+                ) from failure
+            logger.info(
+                "parity pair '%s': %s: %s; retry %d of %d in %.1f s",
+                self.pair_name,
+                self.where,
+                _reason(failure),
+                retry,
+                self.backoff.retries,
+                wait,
+            )
+            time.sleep(wait)
+
+    def _session(self, number: int) -> ReadOnlyConnection:
+        """Session number ``number``, opened again where a failure dropped it."""
+        session = self.sessions[number]
+        if session is None:
+            session = self.sessions[number] = self._connect()
+        return session
+
+    def _drop(self, number: int) -> None:
+        session, self.sessions[number] = self.sessions[number], None
+        if session is not None:
+            session.close()
 
     def _connect(self) -> ReadOnlyConnection:
         plan = self.plan
@@ -178,6 +245,12 @@ class SqlSide:
             self.where,
             plan.statement_timeout_seconds,
         )
+
+
+def _reason(error: Exception) -> str:
+    """The engine's reason, without the pair and side a ParityError's text starts with."""
+    text = str(error)
+    return text.split(": ", 2)[-1] if isinstance(error, ConnectFailed) else text
 
 
 def _key_ranges(low: int, high: int, count: int) -> list[tuple[int, int]]:
