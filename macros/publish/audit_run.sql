@@ -1,5 +1,6 @@
 {#- A run's consistency audits, before it is published: for every pair whose data was compared
-    (but a halted one, whose counts are of what it found before stopping), the rows each side
+    (but a halted one, whose counts are of what it found before stopping, and an incomplete
+    one, whose dead-lettered segments were neither matched nor reported), the rows each side
     holds (less those with a NULL key, which are left out) add up to the same identical rows,
     the differing rows are the sum of their kinds, every counted difference is listed, and the
     rows moved are the sum of both sides'; and every configured pair has a result in this run
@@ -21,7 +22,7 @@
     {%- set failed = [] -%}
     {%- for name, check in checks.items() -%}
         {%- do failed.append("select pair_name, '" ~ name ~ "' as audit from " ~ history
-            ~ " as audited where run_id = '" ~ run_id ~ "' and data_compared and not halted and not coalesce(" ~ check ~ ", false)") -%}
+            ~ " as audited where run_id = '" ~ run_id ~ "' and data_compared and not halted and status = 'complete' and not coalesce(" ~ check ~ ", false)") -%}
     {%- endfor -%}
     {%- set found = run_query(failed | join(' union all ') ~ ' order by pair_name, audit') -%}
     {%- set reconciled = run_query("select pair_name from " ~ run_pairs ~ " where run_id = '" ~ run_id ~ "'").columns[0].values() -%}

@@ -54,7 +54,8 @@ select
     results.schema_diff,
     results.compatibility,
     results.column_stats,
-    results.differences
+    results.differences,
+    results.dead_letters
 from {{ ref('parity_pair_results') }} as results
 where
     results.run_id = '{{ invocation_id }}'

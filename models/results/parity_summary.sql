@@ -43,6 +43,7 @@ select
     results.keys_flagged,
     results.status,
     results.status_reason,
+    results.dead_letters,
     pairs.run_mode,
     pairs.run_mode_reason
 from {{ ref('parity_run_pairs') }} as pairs

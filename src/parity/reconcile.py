@@ -124,5 +124,11 @@ def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
         elapsed,
     )
     return judgement.compared(
-        pair, outcome.counts, outcome.stats, findings, elapsed, outcome.keys_flagged
+        pair,
+        outcome.counts,
+        outcome.stats,
+        findings,
+        elapsed,
+        outcome.keys_flagged,
+        outcome.dead_letters,
     )

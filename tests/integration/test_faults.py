@@ -237,3 +237,40 @@ def test_once_the_fallback_has_spent_its_queries_the_rest_are_dead_letters(
 
 def _within(key: int, ranges: list[tuple[int, int]]) -> bool:
     return any(low <= key <= high for low, high in ranges)
+
+
+def test_dead_letters_make_the_published_pair_incomplete_until_a_run_completes_it(
+    scratch, spark, plans, faults
+):
+    """Through dbt: with order 42 unreadable within the source's timeout, the pair is published
+    as incomplete, never passed, its dead letters naming the key range and the timeout, and the
+    package's test fails the build; once the engine answers, the next run completes it."""
+    pair = faulty_pair("faulty", "order_id")
+    sources = FAULTY_SOURCES.replace(
+        f"connection_env: {POSTGRES_ENV}}}",
+        f"connection_env: {POSTGRES_ENV}, statement_timeout_seconds: 1}}",
+    )
+    scratch.write("models/faulty_sources.yml", sources)
+    build = ["build", "--select", "parity_remote_relations+", "--exclude", "package:parity_demo"]
+    try:
+        faults(slow_key=42, slow_key_seconds=5)
+        failed = scratch.dbt(*build, vars=scratch.demo_vars(parity={"pairs": [pair]}))
+        summary = spark.table(f"{scratch.schema}.parity_summary").collect()
+        faults()
+        completed = scratch.dbt(*build, vars=scratch.demo_vars(parity={"pairs": [pair]}))
+        again = spark.table(f"{scratch.schema}.parity_summary").collect()
+    finally:
+        (scratch.path / "models/faulty_sources.yml").unlink()
+    (row,) = summary
+    assert (row["status"], row["passed"]) == ("incomplete", False)
+    assert row["status_reason"].startswith("1 segment(s) could not be compared by any query")
+    (letter,) = row["dead_letters"]
+    assert letter["side"] == "source" and "statement timeout of 1 s" in letter["error"]
+    assert int(letter["low"]) <= 42 <= int(letter["high"])
+    assert not failed.success
+    (complete,) = [r for r in failed.result.results if r.node.name.startswith("parity_pairs")]
+    assert str(complete.status) == "fail" and complete.failures == 1
+    (row,) = again
+    assert (row["status"], row["dead_letters"], row["differing_rows"]) == ("complete", [], 13)
+    assert row["run_mode_reason"] == "its last result is not complete (incomplete)"
+    assert completed.success

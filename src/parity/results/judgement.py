@@ -3,6 +3,8 @@ its published differences."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from parity.algorithms.hashdiff import HashdiffStats
 from parity.log import logger
 from parity.plan import PairPlan, canonical_json
@@ -10,6 +12,7 @@ from parity.results.drift import column_stats
 from parity.results.pair_result import PairResult
 from parity.results.presentation import PublishedDifference, present
 from parity.results.summary import Findings
+from parity.values.dead_letter import DeadLetter
 from parity.values.profile import KeyCounts
 from parity.values.rows import VALUE_MISMATCH
 
@@ -53,8 +56,27 @@ def compared(
     findings: Findings,
     elapsed: float,
     keys_flagged: bool,
+    dead_letters: tuple[DeadLetter, ...] = (),
 ) -> PairResult:
-    return _result(pair, counts, stats, findings, elapsed, keys_flagged)
+    """A compared pair's result; incomplete, never passed, where segments were dead-lettered:
+    what they hold is neither matched nor reported."""
+    result = _result(pair, counts, stats, findings, elapsed, keys_flagged)
+    if not dead_letters:
+        return result
+    first = dead_letters[0]
+    reason = (
+        f"{len(dead_letters)} segment(s) could not be compared by any query, their rows neither"
+        f" matched nor reported; the first, on the {first.side} from {first.low} to"
+        f" {first.high}: {first.error}"
+    )
+    logger.warning("parity pair '%s': incomplete: %s", pair.name, reason)
+    return replace(
+        result,
+        passed=False,
+        status="incomplete",
+        status_reason=reason,
+        dead_letters=list(dead_letters),
+    )
 
 
 def row_drift_pct(findings: Findings, counts: tuple[KeyCounts, KeyCounts]) -> float:
@@ -182,6 +204,7 @@ def _result(
         compatibility=pair.config["compatibility"],
         column_stats=stats_of_columns,
         differences=schema,
+        dead_letters=[],
         found=None
         if findings.differences is None
         else present(findings.differences, pair.source.key_names, pair.column_rules, pair.masking),

@@ -1,8 +1,9 @@
 """The result of one pair, by name: one row of parity_pair_results, whose Spark schema is derived
 from these fields, in their order, nested records included (spark_schema.py). A pair is either
 compared (its counts and verdict filled) or not (``data_compared`` false: sizes, drift and key
-counts NULL), and its ``status`` says whether that comparison ran to its end: a pair that failed
-on its own is an ``error`` with its reason, never passed, while the other pairs publish. The
+counts NULL), and its ``status`` says whether that comparison ran to its end: a pair with
+segments no query could compare is ``incomplete``, one that failed on its own an ``error``,
+each with its reason and never passed, while the other pairs publish. The
 differences found in its data stay in Spark (``found``): results_frame writes them as rows of
 their own, after the pairs' rows."""
 
@@ -18,6 +19,7 @@ from pyspark.sql import functions as F
 from parity.results.drift import ColumnStats
 from parity.results.presentation import PublishedDifference
 from parity.results.spark_schema import IN_SPARK, row_of, schema_of
+from parity.values.dead_letter import DeadLetter
 
 
 @dataclass(frozen=True)
@@ -65,9 +67,10 @@ class PairResult:
     target_null_keys: int | None
     target_duplicate_keys: int | None
     keys_flagged: bool
-    # `complete` (compared as configured, or not compared for its schema) or `error` (the pair
-    # could not be planned or reconciled: nothing of its data is known), and why it is not
-    # complete ("" when it is).
+    # `complete` (compared as configured, or not compared for its schema), `incomplete` (some
+    # segments could not be compared by any query: dead_letters) or `error` (the pair could not
+    # be planned or reconciled: nothing of its data is known), and why it is not complete (""
+    # when it is).
     status: str
     status_reason: str
     # As planned, kept with the run's results so they are published with them (JSON).
@@ -78,6 +81,9 @@ class PairResult:
     column_stats: list[ColumnStats]
     # Its schema findings (the differences found in its data are rows of their own).
     differences: list[PublishedDifference]
+    # The segments no query could compare, with their key ranges and errors: the pair is
+    # incomplete, never passed, and the next run compares it again.
+    dead_letters: list[DeadLetter]
     # What this run did with the pair (pipelines/incremental.py): `compared`, or `unchanged`
     # (its last result stands: this row only points at the run that computed it, and is no
     # result of its own), and why; the run whose result is published for the pair.
