@@ -13,7 +13,7 @@ from parity.reference import row_hash
 from tests.conftest import REPO
 from tests.integration.dbt_project_copy import DbtProject, error_text
 
-RUN_DEPENDENT = {"run_id", "run_started_at", "elapsed_seconds"}
+RUN_DEPENDENT = {"run_id", "run_started_at", "elapsed_seconds", "run_mode_reason"}
 
 
 def summary(spark, schema):
@@ -139,10 +139,19 @@ def test_config_hash_is_written_beside_results(demo, spark):
 def test_rebuild_gives_identical_results(demo, spark):
     before = summary(spark, demo.schema)
     before_differences = spark.table(f"{demo.schema}.parity_differences").drop("run_id").collect()
-    # Results are published only by the run that planned them: the plan is rebuilt too.
+    # Results are published only by the run that planned them: the plan is rebuilt too. Nothing
+    # changed, so each result is kept as it was; compared again in full, it is the same.
     assert demo.dbt("run", "--select", "parity_plan+", vars=demo.demo_vars()).success
+    kept = summary(spark, demo.schema)
+    assert demo.dbt(
+        "run", "--select", "parity_plan+", "--full-refresh", vars=demo.demo_vars()
+    ).success
     after = summary(spark, demo.schema)
     for pair, row in before.items():
+        assert kept[pair]["run_mode"] == "unchanged"
+        assert {k: v for k, v in kept[pair].items() if not k.startswith("run_mode")} == {
+            k: v for k, v in row.items() if not k.startswith("run_mode")
+        }
         assert row["run_id"] != after[pair]["run_id"]
         assert {k: v for k, v in row.items() if k not in RUN_DEPENDENT} == {
             k: v for k, v in after[pair].items() if k not in RUN_DEPENDENT
