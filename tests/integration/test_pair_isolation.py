@@ -10,6 +10,7 @@ import shutil
 import pytest
 import yaml
 
+from tests.integration.damaged_files import CORRUPT_FILE, damaged_orders
 from tests.integration.remote_tables import migration_pair
 from tests.integration.run_results import by_pair
 
@@ -23,16 +24,10 @@ def broken_inputs(scratch, spark, tmp_path_factory):
     """A directory of Parquet files holding one that is not Parquet, a source table that does not
     exist, and a PostgreSQL source whose connection variable is not set."""
     folder = tmp_path_factory.mktemp("isolation") / "orders"
-    spark.table(f"{scratch.schema}.legacy_orders").write.parquet(str(folder))
-    (folder / "part-99999.parquet").write_bytes(b"not parquet at all" * 64)
     sources = {
         "version": 2,
         "sources": [
-            {
-                "name": "damaged",
-                "meta": {"parity": {"format": "parquet"}},
-                "tables": [{"name": "orders", "meta": {"parity": {"path": str(folder)}}}],
-            },
+            damaged_orders(spark, f"{scratch.schema}.legacy_orders", folder),
             {"name": "gone", "schema": scratch.schema, "tables": [{"name": "orders_dropped"}]},
             {
                 "name": "unreachable",
@@ -65,7 +60,7 @@ PAIRS = [
 FAILING = ["corrupt", "duplicated", "renamed_away", "unreachable", "vanished"]
 # What each failing pair's reason names.
 REASONS = {
-    "corrupt": ["target relation parquet.`", "part-99999.parquet", "is not a Parquet file"],
+    "corrupt": ["target relation parquet.`", CORRUPT_FILE, "is not a Parquet file"],
     "duplicated": ["target relation", "lakehouse_orders", "1 key values held by more than one row"],
     "renamed_away": ["column 'price' not found in source relation"],
     "unreachable": [f"environment variable {UNSET_ENV} is not set"],
@@ -141,10 +136,11 @@ def test_the_build_fails_on_the_failing_pairs_only(built):
 
 def test_the_build_warns_instead_when_configured(scratch, built):
     _, _, vars = built
+    # The published run's summary, tested again under the other severity.
     result = scratch.dbt(
         "build",
         "--select",
-        "parity_remote_relations+",
+        "parity_summary",
         "--exclude",
         "package:parity_demo",
         vars={**vars, "parity_incomplete_severity": "warn"},

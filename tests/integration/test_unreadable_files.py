@@ -8,6 +8,7 @@ import shutil
 import pytest
 import yaml
 
+from tests.integration.damaged_files import damaged_orders
 from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import pair_error
 
@@ -17,18 +18,8 @@ SOURCES_FILE = "models/corrupt_sources.yml"
 @pytest.fixture(scope="module")
 def corrupt_copy(scratch, spark, tmp_path_factory):
     folder = tmp_path_factory.mktemp("corrupt") / "orders"
-    spark.table(f"{scratch.schema}.legacy_orders").write.parquet(str(folder))
-    (folder / "part-99999.parquet").write_bytes(b"not parquet at all" * 64)
-    sources = {
-        "version": 2,
-        "sources": [
-            {
-                "name": "damaged",
-                "meta": {"parity": {"format": "parquet"}},
-                "tables": [{"name": "orders", "meta": {"parity": {"path": str(folder)}}}],
-            }
-        ],
-    }
+    damaged = damaged_orders(spark, f"{scratch.schema}.legacy_orders", folder)
+    sources = {"version": 2, "sources": [damaged]}
     scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
     yield folder
     (scratch.path / SOURCES_FILE).unlink()
