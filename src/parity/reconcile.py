@@ -30,10 +30,10 @@ from parity.spark_settings import parity_settings
 def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
     pairs = pairs_from_rows([row.asDict() for row in plan.collect()])
     results = [reconcile_pair(spark, pair) for pair in pairs]
-    failed = [r.pair_name for r in results if r.status == "error"]
+    failed = [f"{r.pair_name} ({r.status})" for r in results if r.status != "complete"]
     if failed:
         logger.warning(
-            "parity: %d of %d pairs could not be reconciled (%s): their results say why",
+            "parity: %d of %d pairs are not complete, %s: their results say why",
             len(failed),
             len(results),
             ", ".join(failed),
