@@ -56,6 +56,8 @@ def main() -> None:
         for name in names
     ]
     figures = {"rows": options.rows, "pairs": options.pairs, "runs": []}
+    if not dbtRunner().invoke(["deps", "--quiet", *PROJECT]).success:
+        raise SystemExit("dbt deps failed for the benchmark project")
     try:
         figures["runs"].append(_run(spark, "full", pairs, "--full-refresh"))
         figures["runs"].append(_run(spark, "no change", pairs))
@@ -119,7 +121,7 @@ def _run(spark: SparkSession, case: str, pairs: list[dict], *flags: str) -> dict
         F.col("run_id") == this_run["run_id"]
     )
     compared = pairs_of_run.where("run_mode = 'compared'").select("pair_name", "computed_run_id")
-    results = spark.table(f"{SCHEMA}.parity_run_results").alias("r")
+    results = spark.table(f"{SCHEMA}.parity_run_results")
     scanned = (
         compared.join(
             results,
