@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yaml
 from dbt.cli.main import dbtRunner
-from pyspark.sql import SparkSession
+from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from bench.harness import PROJECT, RESULTS, SCHEMA, bench_session
@@ -61,10 +61,8 @@ def main() -> None:
     try:
         figures["runs"].append(_run(spark, "full", pairs, "--full-refresh"))
         figures["runs"].append(_run(spark, "no change", pairs))
-        batch = spark.range(options.rows + 1, options.rows + options.rows // 100 + 1)
-        batch.selectExpr(ROWS).coalesce(1).write.mode("append").parquet(
-            str(folder / f"{names[3]}_target")
-        )
+        batch = _rows(spark, options.rows + 1, options.rows + options.rows // 100)
+        batch.coalesce(1).write.mode("append").parquet(str(folder / f"{names[3]}_target"))
         figures["runs"].append(_run(spark, "new batch in one table", pairs))
         target = folder / f"{names[7]}_target"
         widened = spark.read.parquet(str(target)).withColumn("channel", F.lit("web"))
@@ -92,7 +90,7 @@ def _write_pairs(spark: SparkSession, folder: Path, rows: int, count: int) -> li
     """One 1M-row table written once, copied to both sides of every pair, and declared as the
     benchmark project's sources."""
     shutil.rmtree(folder, ignore_errors=True)
-    spark.range(1, rows + 1).selectExpr(ROWS).repartition(4).write.parquet(str(folder / "base"))
+    _rows(spark, 1, rows).repartition(4).write.parquet(str(folder / "base"))
     names = [f"pair_{n:02d}" for n in range(count)]
     for name in names:
         for side in ("source", "target"):
@@ -105,6 +103,10 @@ def _write_pairs(spark: SparkSession, folder: Path, rows: int, count: int) -> li
     sources = {"name": "incremental", "meta": {"parity": {"format": "parquet"}}, "tables": tables}
     SOURCES.write_text(yaml.safe_dump({"version": 2, "sources": [sources]}))
     return names
+
+
+def _rows(spark: SparkSession, first: int, last: int) -> DataFrame:
+    return spark.sql(f"select {ROWS} from range({first}, {last + 1})")
 
 
 def _run(spark: SparkSession, case: str, pairs: list[dict], *flags: str) -> dict:
