@@ -20,6 +20,18 @@ GOOD = {
     ("pairs", "message"),
     [
         ([{**GOOD, "bisection": 3}], "parity pair 'p': unknown option 'bisection'"),
+        (
+            [{**GOOD, "retries": -1}],
+            "parity pair 'p': retries must be a whole number of at least 0, not '-1'",
+        ),
+        (
+            [{**GOOD, "retries": 2.5}],
+            "parity pair 'p': retries must be a whole number of at least 0, not '2.5'",
+        ),
+        (
+            [{**GOOD, "retry_seconds": "soon"}],
+            "parity pair 'p': retry_seconds must be a number of seconds above 0, not 'soon'",
+        ),
         ([GOOD, GOOD], "parity pair 'p': duplicate pair name"),
         (
             [{**GOOD, "algorithm": "fastest"}],
