@@ -15,11 +15,11 @@
     {%- for name in ['parity_runs', 'parity_run_pairs', 'parity_run_results'] -%}
         {%- do relations.update({name: parity._built_relation(name)}) -%}
     {%- endfor -%}
-    {%- if none in relations.values() -%}
+    {%- if relations['parity_runs'] is none or relations['parity_run_results'] is none -%}
         {{ return({'missing': 'no earlier published result'}) }}
     {%- endif -%}
     {%- set kept = adapter.get_columns_in_relation(relations['parity_run_results']) | map(attribute='name') | list -%}
-    {%- if 'state_hash' not in kept -%}
+    {%- if relations['parity_run_pairs'] is none or 'state_hash' not in kept -%}
         {{ return({'missing': 'the history was kept by an earlier version of parity, without state'}) }}
     {%- endif -%}
     {%- set found = run_query(
