@@ -16,8 +16,16 @@ from tests.conftest import REPO
 from tests.integration.dbt_project_copy import DbtProject
 from tests.integration.standalone_cluster import standalone_cluster
 
-# What differs from one run to the next, whatever runs it.
-RUN_DEPENDENT = ["run_id", "run_started_at", "elapsed_seconds"]
+# What differs from one run to the next, whatever runs it; and the input fingerprints (with
+# the state hash over them), which name the files each warehouse wrote.
+RUN_DEPENDENT = [
+    "run_id",
+    "run_started_at",
+    "elapsed_seconds",
+    "source_fingerprint",
+    "target_fingerprint",
+    "state_hash",
+]
 
 
 def test_the_demo_on_a_cluster_finds_what_the_embedded_run_finds(demo, spark, tmp_path):
