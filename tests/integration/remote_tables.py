@@ -102,13 +102,14 @@ def migration_pair(name: str, **options) -> dict:
     }
 
 
-def reconcile(project, pairs, logged: list[str] | None = None):
+def reconcile(project, pairs, logged: list[str] | None = None, *flags: str):
     """Introspects, plans, reconciles and publishes the given pairs in the project; ``logged``
-    collects what the run logs."""
+    collects what the run logs; ``flags`` go to dbt (``--full-refresh``)."""
     return project.dbt(
         "run",
         "--select",
         "parity_remote_relations+",
+        *flags,
         vars=project.demo_vars(parity={"pairs": pairs}),
         logged=logged,
     )

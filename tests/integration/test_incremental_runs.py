@@ -13,6 +13,7 @@ import yaml
 from pyspark.sql import functions as F
 
 from tests.integration.dbt_project_copy import error_text
+from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import by_pair
 
 SOURCES_FILE = "models/incremental_sources.yml"
@@ -86,14 +87,7 @@ def tamper(spark, schema: str, pair_name: str) -> None:
 
 def run(scratch, spark, pairs, *flags: str):
     logged: list[str] = []
-    result = scratch.dbt(
-        "run",
-        "--select",
-        "parity_remote_relations+",
-        *flags,
-        vars=scratch.demo_vars(parity={"pairs": pairs}),
-        logged=logged,
-    )
+    result = reconcile(scratch, pairs, logged, *flags)
     assert result.success, error_text(result)
     summaries, differences = by_pair(spark, scratch.schema)
     return summaries, differences, logged

@@ -10,6 +10,7 @@ import json
 import pytest
 
 from tests.integration.remote_tables import migration_pair as pair
+from tests.integration.remote_tables import reconcile
 
 
 def sha(text):
@@ -24,13 +25,7 @@ def published(scratch, spark):
         pair("masked_pair", sensitive=True, algorithm="hashdiff"),
     ]
     logged: list[str] = []
-    ran = scratch.dbt(
-        "run",
-        "--select",
-        "parity_remote_relations+",
-        vars=scratch.demo_vars(parity={"pairs": pairs}),
-        logged=logged,
-    )
+    ran = reconcile(scratch, pairs, logged)
     assert ran.success
     found = {}
     for row in spark.table(f"{scratch.schema}.parity_differences").collect():
