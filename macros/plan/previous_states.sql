@@ -19,12 +19,13 @@
         {{ return({'missing': 'no earlier published result'}) }}
     {%- endif -%}
     {%- set kept = adapter.get_columns_in_relation(relations['parity_run_results']) | map(attribute='name') | list -%}
-    {%- if relations['parity_run_pairs'] is none or 'state_hash' not in kept -%}
+    {%- if relations['parity_run_pairs'] is none or 'state_hash' not in kept or 'source_checksum' not in kept -%}
         {{ return({'missing': 'the history was kept by an earlier version of parity, without state'}) }}
     {%- endif -%}
     {%- set found = run_query(
         'select results.pair_name, results.run_id, results.status, results.config_hash, results.tolerance_hash,'
-        ~ ' results.source_schema_hash, results.target_schema_hash, results.source_fingerprint, results.target_fingerprint, results.state_hash'
+        ~ ' results.source_schema_hash, results.target_schema_hash, results.source_fingerprint, results.target_fingerprint,'
+        ~ ' results.source_checksum, results.target_checksum, results.state_hash'
         ~ ' from ' ~ relations['parity_run_pairs'] ~ ' as pairs'
         ~ ' inner join ' ~ relations['parity_run_results'] ~ ' as results'
         ~ ' on results.run_id = pairs.computed_run_id and results.pair_name = pairs.pair_name'

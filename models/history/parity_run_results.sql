@@ -48,6 +48,8 @@ select
     results.status_reason,
     results.source_fingerprint,
     results.target_fingerprint,
+    results.source_checksum,
+    results.target_checksum,
     results.state_hash,
     results.source_schema_snapshot,
     results.target_schema_snapshot,

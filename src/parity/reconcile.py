@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from dataclasses import replace
 
 from py4j.protocol import Py4JJavaError
 from pyspark.sql import DataFrame, SparkSession
@@ -54,7 +55,8 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
             return incremental.kept(judgement.unchanged(pair, _since(started)), rerun)
         logger.info("parity pair '%s': compared, as %s", pair.name, rerun.reason)
         with parity_settings(spark):
-            return incremental.kept(_reconciled(spark, pair), rerun)
+            result, rerun = _reconciled(spark, pair, rerun)
+        return incremental.kept(result, rerun)
     except Exception as error:  # whatever stops one pair must not stop the others
         reason = _reason(pair, error)
         logger.error("parity pair '%s': not reconciled: %s", pair.name, reason)
@@ -81,7 +83,11 @@ def _first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "no message")
 
 
-def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
+def _reconciled(
+    spark: SparkSession, pair: PairPlan, rerun: incremental.Rerun
+) -> tuple[PairResult, incremental.Rerun]:
+    """The pair's result and what the run did with it: compared, or kept after all when its
+    first pass finds both sides as its last result found them."""
     started = time.perf_counter()
     if pair.problem:  # the plan could not read a side: the pair has nothing to run
         raise ParityError(pair.name, pair.problem)
@@ -92,7 +98,7 @@ def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
             pair.name,
             pair.config["compatibility"],
         )
-        return judgement.uncompared(pair, round(time.perf_counter() - started, 3))
+        return judgement.uncompared(pair, round(time.perf_counter() - started, 3)), rerun
     logger.info(
         "parity pair '%s': %s of %s against %s",
         pair.name,
@@ -103,7 +109,7 @@ def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
     try:
         with opened_sides(spark, pair) as (source, target):
             if pair.algorithm == "hashdiff":
-                outcome = hashdiff.run(pair, source, target)
+                outcome = hashdiff.run(pair, source, target, rerun)
             else:
                 # The plan chooses joindiff only for two sides in the Spark session.
                 outcome = joindiff.run(pair, source, target)
@@ -115,6 +121,9 @@ def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
             raise
         raise named from error
     elapsed = round(time.perf_counter() - started, 3)
+    if outcome.kept is not None:
+        logger.info("parity pair '%s': %s: nothing more compared", pair.name, outcome.kept.reason)
+        return judgement.unchanged(pair, elapsed), outcome.kept
     findings = outcome.findings
     logger.info(
         "parity pair '%s': %d differing rows, %d values differ, %.1fs",
@@ -123,7 +132,7 @@ def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
         findings.mismatched_values + findings.within_tolerance_values,
         elapsed,
     )
-    return judgement.compared(
+    result = judgement.compared(
         pair,
         outcome.counts,
         outcome.stats,
@@ -132,3 +141,6 @@ def _reconciled(spark: SparkSession, pair: PairPlan) -> PairResult:
         outcome.keys_flagged,
         outcome.dead_letters,
     )
+    return replace(
+        result, source_checksum=outcome.checksums[0], target_checksum=outcome.checksums[1]
+    ), rerun

@@ -1,20 +1,23 @@
 """Re-runs compare only what changed: a pair whose configuration, tolerance, schemas and inputs are
 those of its last published result keeps that result (nothing scanned beyond the fingerprint);
 any change, or state that is missing, partial or corrupted, compares the pair in full, saying
-why; `--full-refresh` compares every pair and keeps the history."""
+why; `--full-refresh` compares every pair and keeps the history. A side without an input
+fingerprint (a PostgreSQL table) is read again every run, but by hashdiff's first pass only while
+both sides' whole-table checksums are those of the last result."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
+import psycopg
 import pytest
 import yaml
 from pyspark.sql import functions as F
 
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import reconcile
-from tests.integration.run_results import by_pair
+from tests.integration.remote_tables import POSTGRES_ENV, reconcile
+from tests.integration.run_results import by_pair, finding
 
 SOURCES_FILE = "models/incremental_sources.yml"
 # Each pair compares the legacy orders' files with a copy of its own, and the change made to that
@@ -31,6 +34,28 @@ PAIRS = [
     "retuned",
     "corrupted",
     "vanished",
+]
+
+
+# Pairs with a PostgreSQL side, each over a copy of the legacy orders of its own: one left alone,
+# one whose copy has one row changed between the second run and the third.
+PG_SOURCES_FILE = "models/incremental_pg_sources.yml"
+PG_PAIRS = ["steady", "drifting"]
+PG_PAIR_CONFIGS = [
+    {
+        "name": "steady",
+        "source": {"source": ["incremental_pg", "incremental_steady"]},
+        "target": {"ref": "legacy_orders"},
+        "key": "order_id",
+    },
+    {
+        "name": "drifting",
+        "source": {"source": ["incremental_pg", "incremental_drifting"]},
+        "target": {"ref": "lakehouse_orders"},
+        "key": "order_id",
+        "enforce_key": "warn",
+        "bisection_threshold": 64,
+    },
 ]
 
 
@@ -64,6 +89,31 @@ def copies(scratch, spark, tmp_path_factory):
     shutil.rmtree(folder)
 
 
+@pytest.fixture(scope="module")
+def pg_tables(scratch, remote_legacy):
+    """The PostgreSQL pairs' copies of the legacy orders, declared as sources."""
+    with psycopg.connect(remote_legacy, autocommit=True) as connection:
+        for name in PG_PAIRS:
+            connection.execute(f"drop table if exists incremental_{name}")
+            connection.execute(f"create table incremental_{name} as select * from orders")
+    tables = [{"name": f"incremental_{name}"} for name in PG_PAIRS]
+    parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
+    sources = {
+        "version": 2,
+        "sources": [
+            {
+                "name": "incremental_pg",
+                "schema": "public",
+                "meta": {"parity": parity},
+                "tables": tables,
+            }
+        ],
+    }
+    scratch.write(PG_SOURCES_FILE, yaml.safe_dump(sources))
+    yield remote_legacy
+    (scratch.path / PG_SOURCES_FILE).unlink()
+
+
 def rewrite(spark, folder: Path, change) -> None:
     """The copy written again, changed: a new schema for every file."""
     changed = change(spark.read.parquet(str(folder))).localCheckpoint()
@@ -93,19 +143,22 @@ def run(scratch, spark, pairs, *flags: str):
     return summaries, differences, logged
 
 
-def history_rows(spark, schema: str) -> int:
-    return spark.table(f"{schema}.parity_run_results").where(F.col("pair_name").isin(PAIRS)).count()
+def history_rows(spark, schema: str) -> tuple[int, int]:
+    """The history's rows of the Parquet pairs, and of the PostgreSQL pairs."""
+    kept = spark.table(f"{schema}.parity_run_results")
+    return tuple(kept.where(F.col("pair_name").isin(names)).count() for names in (PAIRS, PG_PAIRS))
 
 
 @pytest.fixture(scope="module")
-def runs(scratch, spark, copies):
-    """Four runs: the first, the same again, again after a change to every pair but one, and a
+def runs(scratch, spark, copies, pg_tables):
+    """Four runs: the first, the same again, again after a change to every pair but two, and a
     full refresh."""
-    pairs = [pair(name) for name in PAIRS]
+    pairs = [pair(name) for name in PAIRS] + PG_PAIR_CONFIGS
+    history = []
     first = run(scratch, spark, pairs)
-    rows_after_first = history_rows(spark, scratch.schema)
+    history.append(history_rows(spark, scratch.schema))
     second = run(scratch, spark, pairs)
-    rows_after_second = history_rows(spark, scratch.schema)
+    history.append(history_rows(spark, scratch.schema))
 
     extra = spark.table(f"{scratch.schema}.legacy_orders").where("order_id between 601 and 605")
     extra = extra.withColumn("doc", F.to_json(F.struct("status", "amount")))
@@ -126,20 +179,24 @@ def runs(scratch, spark, copies):
     )
     tamper(spark, scratch.schema, "corrupted")
     shutil.rmtree(copies / "vanished")
+    with psycopg.connect(pg_tables, autocommit=True) as connection:
+        connection.execute("update incremental_drifting set amount = amount + 1 where order_id = 7")
     retuned = [
         pair(name, tolerance={"columns": {"amount": {"abs_tol": 0.01}}})
         if name == "retuned"
         else pair(name)
         for name in PAIRS
     ]
-    third = run(scratch, spark, retuned)
-    refreshed = run(scratch, spark, retuned, "--full-refresh")
+    third = run(scratch, spark, retuned + PG_PAIR_CONFIGS)
+    history.append(history_rows(spark, scratch.schema))
+    refreshed = run(scratch, spark, retuned + PG_PAIR_CONFIGS, "--full-refresh")
     return {
         "first": first,
         "second": second,
         "third": third,
         "refreshed": refreshed,
-        "history": (rows_after_first, rows_after_second),
+        # Rows of the history after each of the first three runs: (Parquet pairs, PostgreSQL's).
+        "history": history,
     }
 
 
@@ -169,8 +226,10 @@ def test_an_unchanged_pair_keeps_its_result_and_scans_nothing(runs):
         assert f"parity pair '{name}': unchanged since run" in "\n".join(logged)
     assert not [line for line in logged if "pass 1" in line]
     # The kept results are not written to the history again.
-    assert runs["history"][0] == runs["history"][1]
-    assert differences == runs["first"][1]
+    assert runs["history"][0][0] == runs["history"][1][0]
+    assert {n: d for n, d in differences.items() if n in PAIRS} == {
+        n: d for n, d in runs["first"][1].items() if n in PAIRS
+    }
 
 
 def test_only_what_changed_is_compared_again_and_says_why(runs):
@@ -206,4 +265,60 @@ def test_a_full_refresh_compares_every_pair_and_keeps_the_history(runs, spark, s
         assert refreshed[name]["run_mode_reason"].startswith("--full-refresh"), name
     first_run = runs["first"][0]["kept"]["run_id"]
     kept = spark.table(f"{scratch.schema}.parity_run_results").where(f"run_id = '{first_run}'")
-    assert kept.count() == len(PAIRS)
+    assert kept.count() == len(PAIRS) + len(PG_PAIRS)
+    for name in PG_PAIRS:
+        assert refreshed[name]["run_mode"] == "compared", name
+
+
+# A side without an input fingerprint.
+
+
+def test_the_first_run_keeps_each_sides_checksum_with_its_result(runs, spark, scratch):
+    first, _, _ = runs["first"]
+    kept = spark.table(f"{scratch.schema}.parity_run_results").where(
+        F.col("run_id") == first["steady"]["run_id"]
+    )
+    for row in kept.where(F.col("pair_name").isin(PG_PAIRS)).collect():
+        assert row["source_checksum"].startswith("rows 3000, null keys 0"), row
+        assert row["target_checksum"].startswith("rows "), row
+    # joindiff's first pass has no whole-table checksum.
+    for row in kept.where(F.col("pair_name").isin(PAIRS)).collect():
+        assert (row["source_checksum"], row["target_checksum"]) == ("", ""), row
+
+
+def test_a_run_that_finds_the_same_checksums_keeps_the_last_result(runs):
+    first, found_first, _ = runs["first"]
+    second, found_second, logged = runs["second"]
+    for name in PG_PAIRS:
+        before, after = first[name].asDict(), second[name].asDict()
+        assert after["run_mode"] == "unchanged", after
+        assert after["run_mode_reason"] == (
+            f"unchanged since run {before['run_id']}: the source has no input fingerprint"
+            " (compared by its whole-table checksum), but both sides' whole-table checksums are"
+            " that run's"
+        )
+        for field in ("run_mode", "run_mode_reason"):
+            before.pop(field), after.pop(field)
+        assert after == before
+        assert any(f"'{name}': unchanged since run" in line for line in logged), name
+    # Read by the first pass only: no drill-down, no download, no new history row.
+    assert not [line for line in logged if "pass 2" in line or "downloaded" in line]
+    assert runs["history"][1][1] == runs["history"][0][1]
+    # What the kept result found is still what is published.
+    assert found_second["drifting"] == found_first["drifting"]
+
+
+def test_a_changed_table_is_compared_again_and_found(runs):
+    first, found_first, _ = runs["first"]
+    third, found_third, _ = runs["third"]
+    assert third["steady"]["run_mode"] == "unchanged"
+    assert third["steady"]["run_id"] == first["steady"]["run_id"]
+    drifting = third["drifting"]
+    assert drifting["run_mode"] == "compared"
+    assert drifting["run_mode_reason"].startswith("the source has no input fingerprint")
+    assert runs["history"][2][1] == runs["history"][1][1] + 1
+    before, after = (
+        {finding(d) for d in found["drifting"]} for found in (found_first, found_third)
+    )
+    assert after - before == {("7", "value_mismatch", "amount")}
+    assert before <= after

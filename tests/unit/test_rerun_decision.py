@@ -1,12 +1,21 @@
 """Whether a pair is compared again, from the state its last published result left: unchanged
-only when every part of the state is there, intact and equal."""
+only when every part of the state is there, intact and equal; or, where only its inputs may have
+changed, when its first pass finds both sides' checksums as they were."""
 
 from __future__ import annotations
 
 import pytest
 
-from parity.pipelines.incremental import STATE_FIELDS, _why_compared, state_hash
+from parity.pipelines.incremental import (
+    STATE_FIELDS,
+    Rerun,
+    _checksums_since,
+    _why_compared,
+    checksum_text,
+    state_hash,
+)
 from parity.sides.fingerprints import InputFingerprint
+from parity.values.profile import Checksum, KeyCounts, Profile
 
 FILES = InputFingerprint("files", "d" * 64, "3 files")
 NONE = InputFingerprint.none("compared by its whole-table checksum")
@@ -17,7 +26,10 @@ STATE = {
     "target_schema_hash": "s2",
     "source_fingerprint": "files:" + "a" * 64,
     "target_fingerprint": "files:" + "b" * 64,
+    "source_checksum": "rows 3, null keys 0, duplicate keys 0, compared 3, sum 17",
+    "target_checksum": "rows 3, null keys 0, duplicate keys 0, compared 3, sum 18",
 }
+CHECKSUMS = (STATE["source_checksum"], STATE["target_checksum"])
 
 
 def previous(**changes) -> dict:
@@ -95,3 +107,62 @@ def test_no_state_says_why():
     assert why({"missing": "--full-refresh: every pair compared in full"}) == (
         "--full-refresh: every pair compared in full"
     )
+
+
+def test_a_first_pass_is_kept_with_everything_the_result_depends_on():
+    profile = Profile(Checksum(3, 17), 1, 9, KeyCounts(5, 3, 1, 1))
+    assert checksum_text(profile) == ("rows 5, null keys 1, duplicate keys 1, compared 3, sum 17")
+
+
+def rerun(last: dict, now: dict | None = None) -> Rerun:
+    now = now or STATE
+    return Rerun("compared", "why", "r2", now, _checksums_since(last, now))
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {"source_fingerprint": ""},
+        {"target_fingerprint": "files:" + "c" * 64},
+    ],
+)
+def test_a_pair_whose_inputs_alone_changed_is_kept_when_its_checksums_are_found_again(inputs):
+    kept = rerun(previous(), {**STATE, **inputs}).unchanged_by_checksums(CHECKSUMS)
+    assert kept.unchanged
+    assert kept.computed_run_id == "r1"
+    assert kept.reason == (
+        "unchanged since run r1: why, but both sides' whole-table checksums are that run's"
+    )
+
+
+def test_a_checksum_or_key_count_found_different_compares_the_pair():
+    moved = (CHECKSUMS[0], CHECKSUMS[1].replace("sum 18", "sum 19"))
+    assert rerun(previous()).unchanged_by_checksums(moved) is None
+    counted = (CHECKSUMS[0].replace("null keys 0", "null keys 1"), CHECKSUMS[1])
+    assert rerun(previous()).unchanged_by_checksums(counted) is None
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        previous(source_checksum="tampered"),
+        {**previous(), "status": "incomplete"},
+        {"missing": "no earlier published result of the pair"},
+    ],
+)
+def test_checksums_of_a_state_that_is_not_sound_keep_nothing(last):
+    assert rerun(last).unchanged_by_checksums(CHECKSUMS) is None
+
+
+@pytest.mark.parametrize(
+    "field", ["config_hash", "tolerance_hash", "source_schema_hash", "target_schema_hash"]
+)
+def test_checksums_computed_under_another_configuration_or_schema_keep_nothing(field):
+    assert rerun(previous(), {**STATE, field: "new"}).unchanged_by_checksums(CHECKSUMS) is None
+
+
+def test_a_result_computed_by_joindiff_has_no_checksums_to_keep_it_by():
+    last = {**STATE, "source_checksum": "", "target_checksum": "", "run_id": "r1"}
+    last["status"] = "complete"
+    last["state_hash"] = state_hash("r1", "complete", last)
+    assert rerun(last).unchanged_by_checksums(("", "")) is None

@@ -1,6 +1,8 @@
 """hashdiff as a pipeline: each side profiled in one pass, its keys enforced, then the drill-down
 over checksums, the pair's limits (circuit breaker, max_differences) asked after each
-download; the cells no query could compare come out as dead letters."""
+download; the cells no query could compare come out as dead letters. Where the first pass finds
+both sides as they were when the pair's last result was computed, that result stands and
+nothing else is asked (pipelines/incremental.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,9 @@ from time import perf_counter
 
 from pyspark.sql import DataFrame
 
-from parity.algorithms.hashdiff import hashdiff
+from parity.algorithms.hashdiff import HashdiffStats, hashdiff
 from parity.comparison.key_constraints import enforce_keys
+from parity.pipelines.incremental import Rerun, checksum_text
 from parity.pipelines.outcome import Outcome
 from parity.plan import PairPlan
 from parity.results import judgement
@@ -17,12 +20,16 @@ from parity.results.summary import Findings, rows_beyond_tolerance, summarize
 from parity.sides.side import Side, on_both
 
 
-def run(pair: PairPlan, source: Side, target: Side) -> Outcome:
+def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
     names, rules = pair.source.column_names, pair.column_rules
     started = perf_counter()
     profiles = on_both(source, target, "profile")
     profile_seconds = perf_counter() - started
     counts = (profiles[0].counts, profiles[1].counts)
+    checksums = (checksum_text(profiles[0]), checksum_text(profiles[1]))
+    kept = rerun.unchanged_by_checksums(checksums)
+    if kept is not None:
+        return Outcome(Findings.none(), counts, HashdiffStats(), False, (), checksums, kept)
     keys_flagged = enforce_keys(pair, counts)
 
     beyond = 0
@@ -44,4 +51,4 @@ def run(pair: PairPlan, source: Side, target: Side) -> Outcome:
         profile_seconds=profile_seconds,
     )
     findings = Findings.none() if drilled.diffs is None else summarize(drilled.diffs, names, rules)
-    return Outcome(findings, counts, drilled.stats, keys_flagged, drilled.dead_letters)
+    return Outcome(findings, counts, drilled.stats, keys_flagged, drilled.dead_letters, checksums)

@@ -6,6 +6,11 @@ is there, intact, and equal: the same configuration and tolerance, the same sche
 sides, and both sides' inputs fingerprinted and unchanged. Anything else (no earlier result,
 state missing, partial or corrupted, a side that cannot be fingerprinted, an error last time)
 compares the pair in full, and says why.
+
+Where only the inputs may have changed (a side without a fingerprint, such as a PostgreSQL
+table, or files rewritten), hashdiff's first pass decides instead: when both sides' whole-table
+checksums and key counts are those the last result was computed from, that result stands, and
+the drill-down, the downloads and the history's new rows are saved (``unchanged_by_checksums``).
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ from pyspark.sql import SparkSession
 from parity.plan import PairPlan, canonical_hash
 from parity.results.pair_result import PairResult
 from parity.sides.fingerprints import InputFingerprint, input_fingerprint
+from parity.values.profile import Profile
 
-# The state a result keeps for the next run's decision, in the order its hash covers them.
-STATE_FIELDS = (
+# The state a result keeps for the next run's decision, in the order its hash covers them: what
+# is known before a side is read...
+DECISION_FIELDS = (
     "config_hash",
     "tolerance_hash",
     "source_schema_hash",
@@ -27,6 +34,12 @@ STATE_FIELDS = (
     "source_fingerprint",
     "target_fingerprint",
 )
+# ...and what hashdiff's first pass reads (checksum_text; "" where joindiff ran, or none ran).
+CHECKSUM_FIELDS = ("source_checksum", "target_checksum")
+STATE_FIELDS = (*DECISION_FIELDS, *CHECKSUM_FIELDS)
+# The fields of the state that a pair's result holds itself (the rest come from this run's
+# fingerprints).
+RESULT_FIELDS = (*DECISION_FIELDS[:4], *CHECKSUM_FIELDS)
 # What each field's change means, for the reason of a pair compared again.
 CHANGED = {
     "config_hash": "its configuration changed",
@@ -46,12 +59,37 @@ class Rerun:
     mode: str
     reason: str
     computed_run_id: str
-    # This run's state of the pair (STATE_FIELDS), kept with its result.
+    # This run's state of the pair (DECISION_FIELDS), kept with its result.
     state: dict[str, str]
+    # Where only the pair's inputs may have changed: the last result's run and its sides'
+    # checksums (CHECKSUM_FIELDS), which the first pass may find again.
+    checksums_since: tuple[str, tuple[str, str]] | None = None
 
     @property
     def unchanged(self) -> bool:
         return self.mode == "unchanged"
+
+    def unchanged_by_checksums(self, checksums: tuple[str, str]) -> Rerun | None:
+        """The pair kept after all, when its first pass found both sides' checksums and key
+        counts as they were when its last result was computed."""
+        if self.checksums_since is None or checksums != self.checksums_since[1]:
+            return None
+        since = self.checksums_since[0]
+        reason = (
+            f"unchanged since run {since}: {self.reason}, but both sides' whole-table checksums"
+            " are that run's"
+        )
+        return replace(self, mode="unchanged", reason=reason, computed_run_id=since)
+
+
+def checksum_text(profile: Profile) -> str:
+    """A side's first pass as the state keeps it: everything a result computed from the side
+    depends on (its checksum, and its key counts, which the checksum does not cover)."""
+    counts = profile.counts
+    return (
+        f"rows {counts.rows}, null keys {counts.null_keys}, duplicate keys"
+        f" {counts.duplicate_keys}, compared {profile.checksum.rows}, sum {profile.checksum.total}"
+    )
 
 
 def fingerprint_text(fingerprint: InputFingerprint) -> str:
@@ -69,6 +107,7 @@ def kept(result: PairResult, rerun: Rerun) -> PairResult:
     """The result with what this run did with the pair, and the state the next run decides by
     (the state hash covers the result's own run and status)."""
     state = {"source_fingerprint": "", "target_fingerprint": "", **rerun.state}
+    state.update({name: getattr(result, name) for name in RESULT_FIELDS})
     return replace(
         result,
         run_mode=rerun.mode,
@@ -76,13 +115,8 @@ def kept(result: PairResult, rerun: Rerun) -> PairResult:
         computed_run_id=rerun.computed_run_id,
         source_fingerprint=state["source_fingerprint"],
         target_fingerprint=state["target_fingerprint"],
-        state_hash=state_hash(result.run_id, result.status, {**_hashes(result), **state}),
+        state_hash=state_hash(result.run_id, result.status, state),
     )
-
-
-def _hashes(result: PairResult) -> dict[str, str]:
-    """The configuration and schema hashes the result was computed under."""
-    return {name: getattr(result, name) for name in STATE_FIELDS[:4]}
 
 
 def decide(spark: SparkSession, pair: PairPlan) -> Rerun:
@@ -95,17 +129,33 @@ def decide(spark: SparkSession, pair: PairPlan) -> Rerun:
         "source_fingerprint": fingerprint_text(inputs["source"]),
         "target_fingerprint": fingerprint_text(inputs["target"]),
     }
-    reason = _why_compared(pair.previous_state, state, inputs)
+    previous = pair.previous_state
+    reason = _why_compared(previous, state, inputs)
     if reason is None:
-        previous = pair.previous_state["run_id"]
-        return Rerun("unchanged", f"unchanged since run {previous}", previous, state)
-    return Rerun("compared", reason, pair.run_id, state)
+        since = str(previous["run_id"])
+        return Rerun("unchanged", f"unchanged since run {since}", since, state)
+    return Rerun("compared", reason, pair.run_id, state, _checksums_since(previous, state))
 
 
 def _why_compared(
     previous: dict[str, str | None], state: dict[str, str], inputs: dict[str, InputFingerprint]
 ) -> str | None:
     """Why the pair is compared again; None when its last result stands."""
+    problem = _state_problem(previous)
+    if problem is not None:
+        return problem
+    changed = [CHANGED[name] for name in DECISION_FIELDS if previous[name] != state[name]]
+    if changed:
+        return "; ".join(changed)
+    for side, fingerprint in inputs.items():
+        if not fingerprint.digest:
+            return f"the {side} has no input fingerprint ({fingerprint.detail})"
+    return None
+
+
+def _state_problem(previous: dict[str, str | None]) -> str | None:
+    """Why the last result's state cannot be built on: missing, partial, corrupted, or the
+    state of a result that is not complete; None when it can."""
     if "missing" in previous:
         return str(previous["missing"])
     if any(
@@ -117,10 +167,18 @@ def _why_compared(
         return "its state is corrupted (its hash does not match it)"
     if status != "complete":
         return f"its last result is not complete ({status})"
-    changed = [CHANGED[name] for name in STATE_FIELDS if previous[name] != state[name]]
-    if changed:
-        return "; ".join(changed)
-    for side, fingerprint in inputs.items():
-        if not fingerprint.digest:
-            return f"the {side} has no input fingerprint ({fingerprint.detail})"
     return None
+
+
+def _checksums_since(
+    previous: dict[str, str | None], state: dict[str, str]
+) -> tuple[str, tuple[str, str]] | None:
+    """The last result's run and checksums, where that result stands if the sides' checksums
+    are found again: its state sound, computed under this configuration, tolerance and
+    schemas, by a first pass with checksums (hashdiff's); only its inputs may differ."""
+    if _state_problem(previous) is not None:
+        return None
+    if any(previous[name] != state[name] for name in DECISION_FIELDS[:4]):
+        return None
+    checksums = (str(previous["source_checksum"]), str(previous["target_checksum"]))
+    return (str(previous["run_id"]), checksums) if all(checksums) else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from parity.algorithms.hashdiff import HashdiffStats
+from parity.pipelines.incremental import Rerun
 from parity.results.summary import Findings
 from parity.values.dead_letter import DeadLetter
 from parity.values.profile import KeyCounts
@@ -20,3 +21,9 @@ class Outcome:
     # The cells no query could compare (hashdiff's fallback): the pair is incomplete where any
     # is, whatever it found elsewhere.
     dead_letters: tuple[DeadLetter, ...] = ()
+    # Each side's first pass as the state keeps it (incremental.checksum_text); "" where the
+    # algorithm's first pass has no whole-table checksum (joindiff).
+    checksums: tuple[str, str] = ("", "")
+    # The last result stands: the first pass found both sides as they were when it was
+    # computed, so nothing else was compared (Rerun.unchanged_by_checksums).
+    kept: Rerun | None = None

@@ -91,9 +91,13 @@ class PairResult:
     run_mode_reason: str = ""
     computed_run_id: str = ""
     # The state the next run decides by: each side's input fingerprint ("kind:digest", "" when
-    # it has none), and the hash of the result's state (incremental.state_hash).
+    # it has none), its whole-table checksum and key counts as hashdiff's first pass read them
+    # (incremental.checksum_text; "" when no first pass had checksums), and the hash of the
+    # result's state (incremental.state_hash).
     source_fingerprint: str = ""
     target_fingerprint: str = ""
+    source_checksum: str = ""
+    target_checksum: str = ""
     state_hash: str = ""
     # The data's published differences (presentation.present), in Spark; None when none.
     found: DataFrame | None = field(default=None, compare=False, metadata=IN_SPARK)
