@@ -22,6 +22,7 @@ from parity.algorithms import fallback
 from parity.algorithms.hashdiff import DrillDown, hashdiff
 from parity.errors import ParityError
 from parity.pipelines import hashdiff as pipeline
+from parity.pipelines.incremental import Rerun
 from parity.plan import PairPlan, pairs_from_rows
 from parity.sides.opened import opened_sides
 from parity.sides.side import Side
@@ -227,7 +228,9 @@ def test_once_the_fallback_has_spent_its_queries_the_rest_are_dead_letters(
     monkeypatch.setattr(fallback, "FALLBACK_QUERIES", 2)
     faults(slow_key=42, slow_key_seconds=5)
     with opened(spark, plans["by_hash"], timeout=1) as (pair, source, target):
-        outcome = pipeline.run(pair, source, target)
+        outcome = pipeline.run(
+            pair, source, target, Rerun("compared", "first run", pair.run_id, {})
+        )
     dead = outcome.dead_letters
     assert any(letter.error.endswith("(the fallback's 2 queries are spent)") for letter in dead)
     assert all(letter.low.startswith("hash position ") for letter in dead)
