@@ -38,9 +38,10 @@ PAIRS = [
 
 
 # Pairs with a PostgreSQL side, each over a copy of the legacy orders of its own: one left alone,
-# one whose copy has one row changed between the second run and the third.
+# one whose copy has one row changed between the second run and the third, one whose key column
+# is declared NOT NULL then (nullability drift alone: no row changes).
 PG_SOURCES_FILE = "models/incremental_pg_sources.yml"
-PG_PAIRS = ["steady", "drifting"]
+PG_PAIRS = ["steady", "drifting", "tightened"]
 PG_PAIR_CONFIGS = [
     {
         "name": "steady",
@@ -55,6 +56,12 @@ PG_PAIR_CONFIGS = [
         "key": "order_id",
         "enforce_key": "warn",
         "bisection_threshold": 64,
+    },
+    {
+        "name": "tightened",
+        "source": {"source": ["incremental_pg", "incremental_tightened"]},
+        "target": {"ref": "legacy_orders"},
+        "key": "order_id",
     },
 ]
 
@@ -181,6 +188,8 @@ def runs(scratch, spark, copies, pg_tables):
     shutil.rmtree(copies / "vanished")
     with psycopg.connect(pg_tables, autocommit=True) as connection:
         connection.execute("update incremental_drifting set amount = amount + 1 where order_id = 7")
+        # `create table as` copied no constraint: the key column was nullable until now.
+        connection.execute("alter table incremental_tightened alter column order_id set not null")
     retuned = [
         pair(name, tolerance={"columns": {"amount": {"abs_tol": 0.01}}})
         if name == "retuned"
@@ -316,9 +325,31 @@ def test_a_changed_table_is_compared_again_and_found(runs):
     drifting = third["drifting"]
     assert drifting["run_mode"] == "compared"
     assert drifting["run_mode_reason"].startswith("the source has no input fingerprint")
-    assert runs["history"][2][1] == runs["history"][1][1] + 1
+    # drifting's new result, and tightened's (test_nullability_drift_alone_...).
+    assert runs["history"][2][1] == runs["history"][1][1] + 2
     before, after = (
         {finding(d) for d in found["drifting"]} for found in (found_first, found_third)
     )
     assert after - before == {("7", "value_mismatch", "amount")}
     assert before <= after
+
+
+def test_nullability_drift_alone_compares_the_pair_again(runs, spark, scratch):
+    second, _, _ = runs["second"]
+    third, _, _ = runs["third"]
+    assert second["tightened"]["run_mode"] == "unchanged"
+    tightened = third["tightened"]
+    assert (tightened["run_mode"], tightened["run_mode_reason"]) == (
+        "compared",
+        "the source's schema changed",
+    )
+    assert tightened["passed"], tightened
+    # The change is a schema finding of the new result, not of the first.
+    changes = {
+        row["run_id"]: row["schema_diff"]
+        for row in spark.table(f"{scratch.schema}.parity_run_results")
+        .where("pair_name = 'tightened'")
+        .collect()
+    }
+    assert "nullability_changed" not in changes[second["tightened"]["run_id"]]
+    assert "nullability_changed" in changes[tightened["run_id"]]
