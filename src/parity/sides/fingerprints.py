@@ -182,23 +182,31 @@ def _delta_table(spark: SparkSession, name: str) -> InputFingerprint:
 
 def _listing(system: Any, root: Any) -> list[list[Any]] | None:
     """The files under `root` (a directory, recursively, or a file) that Spark reads, as
-    [path relative to root, size, modification time in ms], sorted; None when it is missing."""
+    [path relative to root, size, modification time in ms], sorted; None when it is missing.
+    Listed directory by directory (listStatus): unlike listFiles, it asks no file its block
+    locations or permissions, which the local file system reads by running a process per file
+    where Hadoop's native library is absent."""
     try:
-        found = system.listFiles(root, True)
+        top = system.getFileStatus(root)
     except Py4JJavaError as error:
         if error.java_exception.getClass().getName() == "java.io.FileNotFoundException":
             return None
         raise
-    prefix = system.makeQualified(root).toString().rstrip("/") + "/"
-    files = []
-    while found.hasNext():
-        status = found.next()
-        path, size, time = status.getPath(), status.getLen(), status.getModificationTime()
-        uri = path.toString()
-        if not uri.startswith(prefix):  # the root is a file: read whatever its name
-            files.append([path.getName(), size, time])
-        elif not any(_ignored(part) for part in uri.removeprefix(prefix).split("/")):
-            files.append([uri.removeprefix(prefix), size, time])
+    if not top.isDirectory():  # a file: read whatever its name
+        return [[root.getName(), top.getLen(), top.getModificationTime()]]
+    files: list[list[Any]] = []
+    folders = [(root, "")]
+    while folders:
+        folder, relative = folders.pop()
+        for status in system.listStatus(folder):
+            path = status.getPath()
+            name = path.getName()
+            if _ignored(name):  # nothing under a skipped directory is read either
+                continue
+            if status.isDirectory():
+                folders.append((path, f"{relative}{name}/"))
+            else:
+                files.append([relative + name, status.getLen(), status.getModificationTime()])
     return sorted(files)
 
 
