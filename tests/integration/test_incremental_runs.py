@@ -39,9 +39,10 @@ PAIRS = [
 
 # Pairs with a PostgreSQL side, each over a copy of the legacy orders of its own: one left alone,
 # one whose copy has one row changed between the second run and the third, one whose key column
-# is declared NOT NULL then (nullability drift alone: no row changes).
+# is declared NOT NULL then (nullability drift alone: no row changes); and the first's copy again
+# under a tolerance, whose checksums hash on its grid.
 PG_SOURCES_FILE = "models/incremental_pg_sources.yml"
-PG_PAIRS = ["steady", "drifting", "tightened"]
+PG_PAIRS = ["steady", "drifting", "tightened", "tolerant"]
 PG_PAIR_CONFIGS = [
     {
         "name": "steady",
@@ -63,7 +64,16 @@ PG_PAIR_CONFIGS = [
         "target": {"ref": "legacy_orders"},
         "key": "order_id",
     },
+    {
+        "name": "tolerant",
+        "source": {"source": ["incremental_pg", "incremental_steady"]},
+        "target": {"ref": "legacy_orders"},
+        "key": "order_id",
+        "tolerance": {"columns": {"discount": {"abs_tol": 1e-6}}},
+    },
 ]
+# The pairs over a copy of their own.
+PG_TABLES = PG_PAIRS[:3]
 
 
 def pair(name: str, **options) -> dict:
@@ -100,10 +110,10 @@ def copies(scratch, spark, tmp_path_factory):
 def pg_tables(scratch, remote_legacy):
     """The PostgreSQL pairs' copies of the legacy orders, declared as sources."""
     with psycopg.connect(remote_legacy, autocommit=True) as connection:
-        for name in PG_PAIRS:
+        for name in PG_TABLES:
             connection.execute(f"drop table if exists incremental_{name}")
             connection.execute(f"create table incremental_{name} as select * from orders")
-    tables = [{"name": f"incremental_{name}"} for name in PG_PAIRS]
+    tables = [{"name": f"incremental_{name}"} for name in PG_TABLES]
     parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
     sources = {
         "version": 2,
@@ -233,7 +243,8 @@ def test_an_unchanged_pair_keeps_its_result_and_scans_nothing(runs):
             before.pop(field), after.pop(field)
         assert after == before
         assert f"parity pair '{name}': unchanged since run" in "\n".join(logged)
-    assert not [line for line in logged if "pass 1" in line]
+    scanned = [line for line in logged if "pass 1" in line]
+    assert not [line for line in scanned if any(f"'{name}'" in line for name in PAIRS)]
     # The kept results are not written to the history again.
     assert runs["history"][0][0] == runs["history"][1][0]
     assert {n: d for n, d in differences.items() if n in PAIRS} == {
@@ -287,18 +298,18 @@ def test_the_first_run_keeps_each_sides_checksum_with_its_result(runs, spark, sc
     kept = spark.table(f"{scratch.schema}.parity_run_results").where(
         F.col("run_id") == first["steady"]["run_id"]
     )
-    for row in kept.where(F.col("pair_name").isin(PG_PAIRS)).collect():
+    for row in kept.where(F.col("pair_name").isin(PG_TABLES)).collect():
         assert row["source_checksum"].startswith("rows 3000, null keys 0"), row
         assert row["target_checksum"].startswith("rows "), row
-    # joindiff's first pass has no whole-table checksum.
-    for row in kept.where(F.col("pair_name").isin(PAIRS)).collect():
+    # joindiff's first pass has no whole-table checksum, and a tolerant one keeps none.
+    for row in kept.where(F.col("pair_name").isin([*PAIRS, "tolerant"])).collect():
         assert (row["source_checksum"], row["target_checksum"]) == ("", ""), row
 
 
 def test_a_run_that_finds_the_same_checksums_keeps_the_last_result(runs):
     first, found_first, _ = runs["first"]
     second, found_second, logged = runs["second"]
-    for name in PG_PAIRS:
+    for name in PG_TABLES:
         before, after = first[name].asDict(), second[name].asDict()
         assert after["run_mode"] == "unchanged", after
         assert after["run_mode_reason"] == (
@@ -310,9 +321,15 @@ def test_a_run_that_finds_the_same_checksums_keeps_the_last_result(runs):
             before.pop(field), after.pop(field)
         assert after == before
         assert any(f"'{name}': unchanged since run" in line for line in logged), name
-    # Read by the first pass only: no drill-down, no download, no new history row.
+    # Read by the first pass only: no drill-down, no download, no new history row but the
+    # tolerant pair's, compared again: its checksums would not see values moved within tolerance.
     assert not [line for line in logged if "pass 2" in line or "downloaded" in line]
-    assert runs["history"][1][1] == runs["history"][0][1]
+    assert runs["history"][1][1] == runs["history"][0][1] + 1
+    tolerant = second["tolerant"]
+    assert (tolerant["run_mode"], tolerant["passed"]) == ("compared", True), tolerant
+    assert tolerant["run_mode_reason"] == (
+        "the source has no input fingerprint (compared by its whole-table checksum)"
+    )
     # What the kept result found is still what is published.
     assert found_second["drifting"] == found_first["drifting"]
 
@@ -325,8 +342,8 @@ def test_a_changed_table_is_compared_again_and_found(runs):
     drifting = third["drifting"]
     assert drifting["run_mode"] == "compared"
     assert drifting["run_mode_reason"].startswith("the source has no input fingerprint")
-    # drifting's new result, and tightened's (test_nullability_drift_alone_...).
-    assert runs["history"][2][1] == runs["history"][1][1] + 2
+    # drifting's new result, tightened's (test_nullability_drift_alone_...) and tolerant's.
+    assert runs["history"][2][1] == runs["history"][1][1] + 3
     before, after = (
         {finding(d) for d in found["drifting"]} for found in (found_first, found_third)
     )
