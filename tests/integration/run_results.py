@@ -18,9 +18,24 @@ def by_pair(
     """Each pair's summary row, and its differences, by pair name. Each difference is shaped by
     ``shape`` (its row as a dict, by default) and a pair's are gathered by ``into`` (a list, a set,
     a Counter); a pair with no difference has no entry."""
-    summaries = {r["pair_name"]: r for r in spark.table(f"{schema}.parity_summary").collect()}
+    return shaped(
+        spark.table(f"{schema}.parity_summary").collect(),
+        spark.table(f"{schema}.parity_differences").collect(),
+        shape,
+        into,
+    )
+
+
+def shaped(
+    summary_rows: Iterable[Row],
+    difference_rows: Iterable[Row],
+    shape: Callable[[Row], Any] = Row.asDict,
+    into: Callable[[Iterable[Any]], Any] = list,
+) -> tuple[dict[str, Row], dict[str, Any]]:
+    """`by_pair` of rows already read: of a run whose tables later runs replace."""
+    summaries = {r["pair_name"]: r for r in summary_rows}
     rows: dict[str, list[Any]] = {}
-    for row in spark.table(f"{schema}.parity_differences").collect():
+    for row in difference_rows:
         rows.setdefault(row["pair_name"], []).append(shape(row))
     return summaries, {pair: into(found) for pair, found in rows.items()}
 
@@ -44,8 +59,13 @@ def pair_error(spark: SparkSession, schema: str, pair_name: str) -> str:
     """Why a pair of the published run is an error, as the run's log says it ("parity pair 'p':
     ..."); fails when the pair is not an error, or has no result."""
     (row,) = spark.sql(
-        f"select status, status_reason, passed from {schema}.parity_summary"
+        f"select pair_name, status, status_reason, passed from {schema}.parity_summary"
         f" where pair_name = '{pair_name}'"
     ).collect()
-    assert row["status"] == "error" and not row["passed"], row
-    return f"parity pair '{pair_name}': {row['status_reason']}"
+    return error_of(row)
+
+
+def error_of(summary: Row) -> str:
+    """`pair_error` of a pair's summary row already read."""
+    assert summary["status"] == "error" and not summary["passed"], summary
+    return f"parity pair '{summary['pair_name']}': {summary['status_reason']}"

@@ -67,8 +67,9 @@ def standalone_cluster(workers: int = 2, cores: int = 1, memory: str = "1g") -> 
             )
         )
         _wait_for(master_log, "I have been elected leader")
-        for number in range(workers):
-            log = folder / f"worker-{number}.log"
+        # The workers start side by side, each JVM's start-up overlapping the others'.
+        logs = [folder / f"worker-{number}.log" for number in range(workers)]
+        for number, log in enumerate(logs):
             stack.enter_context(
                 _service(
                     [
@@ -80,6 +81,7 @@ def standalone_cluster(workers: int = 2, cores: int = 1, memory: str = "1g") -> 
                     environment,
                 )
             )
+        for log in logs:
             _wait_for(log, "Successfully registered with master")
         yield Cluster(url, folder)
 

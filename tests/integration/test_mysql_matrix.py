@@ -10,13 +10,12 @@ import json
 
 import pytest
 
-from parity.plan import pairs_from_rows
 from parity.reference import epoch_micros, rounded_micros
 from tests.integration import mysql_matrix as matrix
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.mariadb_server import client
 from tests.integration.remote_tables import reconcile
-from tests.integration.run_results import by_pair, finding
+from tests.integration.run_results import finding
 from tests.integration.side_rows import canonical_rows, tolerant_texts
 from tests.integration.test_type_matrix import TOLERANCE
 
@@ -47,22 +46,15 @@ PAIRS = [
 PLANTED = {(str(key), "value_mismatch", column) for column, key, _ in matrix.PLANTED}
 
 
+def matrix_pairs() -> list[dict]:
+    """Every pair of this matrix, as the matrices' run compares them (matrix_run.py)."""
+    return [{"key": "id", "bisection_threshold": 4, **pair} for pair in PAIRS]
+
+
 @pytest.fixture(scope="module")
-def reconciled(scratch, spark, mariadb_url, postgres_url):
-    matrix.write_spark_table(spark, scratch.schema)
-    matrix.copy_to_mysql(mariadb_url)
-    matrix.copy_to_postgres(postgres_url)
-    scratch.write("models/mysql_matrix_sources.yml", matrix.SOURCES)
-    pairs = [{"key": "id", "bisection_threshold": 4, **pair} for pair in PAIRS]
-    try:
-        assert reconcile(scratch, pairs).success
-        summaries, differences = by_pair(spark, scratch.schema, finding, set)
-        plans = pairs_from_rows(
-            [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
-        )
-        yield summaries, differences, {plan.name: plan for plan in plans}
-    finally:
-        (scratch.path / "models/mysql_matrix_sources.yml").unlink()
+def reconciled(matrices):
+    """This matrix's pairs of the matrices' run: summaries, differences as findings, plans."""
+    return matrices.of(matrix_pairs(), finding, set)
 
 
 def test_equal_copies_match_by_checksum_alone(reconciled):
@@ -174,10 +166,13 @@ INJECTION = (
 )
 
 
-def test_an_injected_filter_leaves_mysql_untouched(scratch, reconciled, mariadb_url):
-    """Last here: it runs the project again."""
+def test_an_injected_filter_leaves_mysql_untouched(matrices, mariadb_url):
+    """In the matrices' project, whose sources name the MySQL tables: this run replaces its
+    tables, read by the others as the matrices' run ended."""
     pair = {**PAIRS[0], "name": "injected", "key": "id"}
-    result = reconcile(scratch, [{**pair, "where": {"source": INJECTION, "target": "1=1"}}])
+    result = reconcile(
+        matrices.project, [{**pair, "where": {"source": INJECTION, "target": "1=1"}}]
+    )
     assert not result.success
     message = error_text(result)
     assert "parity pair 'injected': the source side's where is refused (mysql)" in message

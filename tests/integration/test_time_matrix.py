@@ -9,16 +9,12 @@ import datetime as dt
 import json
 import zoneinfo
 
-import duckdb
 import pytest
-import yaml
 
-from parity.plan import pairs_from_rows
 from parity.reference import canonical_text
 from tests.integration import time_matrix as matrix
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import reconcile
-from tests.integration.run_results import by_pair, finding, pair_error
+from tests.integration.run_results import error_of, finding
 from tests.integration.side_rows import canonical_rows, tolerant_texts
 
 
@@ -101,24 +97,24 @@ MATCHING = [
 ZONED_ROWS = {str(key) for key, (wall, _) in matrix.ZONED.items() if wall is not None}
 
 
-@pytest.fixture(scope="module")
-def reconciled(scratch, spark, postgres_url, tmp_path_factory):
-    parquet = matrix.write_duckdb(tmp_path_factory.mktemp("time"))
-    matrix.write_postgres(postgres_url)
-    matrix.write_spark(spark, scratch.schema, parquet)
-    scratch.write("models/time_sources.yml", matrix.SOURCES)
-    pairs = [
+# A nanosecond Parquet file (time_matrix.write_ns_file) as both sides.
+NS_FILE = {"source": ["ns_files", "ns"]}
+NANOSECOND_FILE = [{"name": "ns_file", "source": NS_FILE, "target": NS_FILE, "key": "id"}]
+
+
+def matrix_pairs() -> list[dict]:
+    """Every pair of this matrix, as the matrices' run compares them (matrix_run.py)."""
+    return [
         {"name": name, "source": source, "target": target, "key": "id", **options}
         | {"bisection_threshold": 2}
         for name, (source, target, options) in PAIRS.items()
-    ]
-    assert reconcile(scratch, pairs).success
-    summaries, differences = by_pair(spark, scratch.schema, finding, set)
-    plans = pairs_from_rows(
-        [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
-    )
-    yield summaries, differences, {plan.name: plan for plan in plans}
-    (scratch.path / "models/time_sources.yml").unlink()
+    ] + NANOSECOND_FILE
+
+
+@pytest.fixture(scope="module")
+def reconciled(matrices):
+    """This matrix's pairs of the matrices' run: summaries, differences as findings, plans."""
+    return matrices.of(matrix_pairs(), finding, set)
 
 
 @pytest.mark.parametrize("name", MATCHING)
@@ -136,15 +132,15 @@ def test_one_nanosecond_is_a_difference_between_nanosecond_sides(reconciled):
     assert summaries["ns_ns"]["algorithm"] == "hashdiff"
 
 
-def test_one_nanosecond_is_within_a_microsecond_tolerance(reconciled, scratch, spark):
+def test_one_nanosecond_is_within_a_microsecond_tolerance(reconciled, matrices):
     """Judged at nanoseconds: the target lags the source by one nanosecond, in milliseconds."""
     summaries, differences, _ = reconciled
     assert differences["ns_tolerant"] == {
         (str(key), "within_tolerance", column) for column, key in matrix.NANO_PLANTED
     }
     assert summaries["ns_tolerant"]["passed"]
-    found = spark.table(f"{scratch.schema}.parity_differences").where("pair_name = 'ns_tolerant'")
-    assert {row["delta"] for row in found.collect()} == {"-0.000001"}
+    _, found, _ = matrices.of([{"name": "ns_tolerant"}])
+    assert {row["delta"] for row in found["ns_tolerant"]} == {"-0.000001"}
 
 
 def _nanos(text: str) -> int:
@@ -271,31 +267,10 @@ def test_tolerant_texts_of_nanoseconds_are_the_references(reconciled, spark, nam
             assert tolerant == expected
 
 
-def test_a_nanosecond_parquet_file_side_fails_naming_pair_and_side(scratch, spark, tmp_path):
+def test_a_nanosecond_parquet_file_side_fails_naming_pair_and_side(reconciled):
     """Spark 4 refuses a Parquet timestamp in nanoseconds: as a file side, the pair is an error
     with Spark's own reason, naming the type."""
-    folder = tmp_path / "ns"
-    folder.mkdir()
-    with duckdb.connect() as connection:
-        connection.execute(
-            "copy (select 1::bigint as id, timestamp_ns '2020-01-01 00:00:00.123456789' as wall)"
-            f" to '{folder}/part-0.parquet'"
-        )
-    files = {"format": "parquet"}
-    table = {"name": "ns", "meta": {"parity": {"path": str(folder)}}}
-    sources = {
-        "version": 2,
-        "sources": [{"name": "ns_files", "meta": {"parity": files}, "tables": [table]}],
-    }
-    scratch.write("models/ns_files.yml", yaml.safe_dump(sources))
-    try:
-        side = {"source": ["ns_files", "ns"]}
-        result = reconcile(
-            scratch, [{"name": "ns_file", "source": side, "target": side, "key": "id"}]
-        )
-    finally:
-        (scratch.path / "models/ns_files.yml").unlink()
-    assert result.success, error_text(result)
-    reason = pair_error(spark, scratch.schema, "ns_file")
+    summaries, _, _ = reconciled
+    reason = error_of(summaries["ns_file"])
     assert "parity pair 'ns_file': source relation (source ns_files.ns)" in reason
     assert "Illegal Parquet type: INT64 (TIMESTAMP(NANOS" in reason

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from parity.plan import pairs_from_rows
 from parity.reference import canonical_text
 from tests.integration import type_matrix as matrix
-from tests.integration.remote_tables import reconcile
-from tests.integration.run_results import by_pair, finding
+from tests.integration.run_results import finding
 from tests.integration.side_rows import canonical_rows, tolerant_texts
 
 LAKE = {"source": ["matrix_lake", matrix.TABLE]}
@@ -58,12 +56,8 @@ TOLERANT_PAIRS = {
 }
 
 
-@pytest.fixture(scope="module")
-def reconciled(scratch, spark, postgres_url, tmp_path_factory):
-    matrix.write_spark_table(spark, scratch.schema)
-    matrix.copy_to_postgres(spark, scratch.schema, postgres_url)
-    matrix.copy_to_duckdb(spark, scratch.schema, tmp_path_factory.mktemp("matrix"))
-    scratch.write("models/matrix_sources.yml", matrix.SOURCES)
+def matrix_pairs() -> list[dict]:
+    """Every pair of this matrix, as the matrices' run compares them (matrix_run.py)."""
     compound = {
         "name": "compound",
         "source": {"source": ["matrix_pg", matrix.COMPOUND]},
@@ -79,16 +73,15 @@ def reconciled(scratch, spark, postgres_url, tmp_path_factory):
         }
         for name, table in TOLERANT_PAIRS.items()
     ]
-    pairs = [{**pair, "key": "id", "bisection_threshold": 4} for pair in [*PAIRS, *tolerant]] + [
+    return [{**pair, "key": "id", "bisection_threshold": 4} for pair in [*PAIRS, *tolerant]] + [
         compound
     ]
-    assert reconcile(scratch, pairs).success
-    summaries, differences = by_pair(spark, scratch.schema, finding, set)
-    plans = pairs_from_rows(
-        [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
-    )
-    yield summaries, differences, {plan.name: plan for plan in plans}
-    (scratch.path / "models/matrix_sources.yml").unlink()
+
+
+@pytest.fixture(scope="module")
+def reconciled(matrices):
+    """This matrix's pairs of the matrices' run: summaries, differences as findings, plans."""
+    return matrices.of(matrix_pairs(), finding, set)
 
 
 @pytest.mark.parametrize("name", ["spark_pg", "spark_duckdb"])

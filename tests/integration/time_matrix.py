@@ -18,6 +18,7 @@ from pathlib import Path
 
 import duckdb
 import psycopg
+import yaml
 from pyspark.sql import SparkSession
 
 PG_ENV = "PARITY_TEST_TIME_PG"
@@ -210,3 +211,22 @@ def write_spark(spark: SparkSession, schema: str, parquet: Path) -> None:
         spark.createDataFrame(list(values.items()), f"id bigint, moment {spark_type}").write.format(
             "parquet"
         ).saveAsTable(f"{schema}.{table}")
+
+
+def write_ns_file(folder: Path) -> str:
+    """A Parquet file DuckDB wrote with a timestamp in nanoseconds, in ``folder``; returns the
+    source that declares it as a file relation (`ns_files.ns`)."""
+    folder.mkdir()
+    with duckdb.connect() as connection:
+        connection.execute(
+            "copy (select 1::bigint as id, timestamp_ns '2020-01-01 00:00:00.123456789' as wall)"
+            f" to '{folder}/part-0.parquet'"
+        )
+    files = {"format": "parquet"}
+    table = {"name": "ns", "meta": {"parity": {"path": str(folder)}}}
+    return yaml.safe_dump(
+        {
+            "version": 2,
+            "sources": [{"name": "ns_files", "meta": {"parity": files}, "tables": [table]}],
+        }
+    )

@@ -1,0 +1,93 @@
+"""The type, time and MySQL matrices (type_matrix.py, time_matrix.py, mysql_matrix.py) written
+into their engines and reconciled in one dbt run, in a copy of the demo of their own: each
+matrix's test module reads its own pairs' results from that run.
+
+A dbt run parses the project and builds every model of the plan and of the results once, however
+many pairs it compares: the three matrices' pairs (whose names differ) in one run cost about what
+one matrix's run did. The run's tables are read as it ends, and kept: a later run in the project
+(the MySQL matrix's injected filter) replaces them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pyspark.sql import Row, SparkSession
+
+from parity.plan import PairPlan, pairs_from_rows
+from tests.integration import mysql_matrix, time_matrix, type_matrix
+from tests.integration.dbt_project_copy import DbtProject, error_text
+from tests.integration.remote_tables import reconcile
+from tests.integration.run_results import shaped
+from tests.integration.test_mysql_matrix import matrix_pairs as mysql_pairs
+from tests.integration.test_time_matrix import matrix_pairs as time_pairs
+from tests.integration.test_type_matrix import matrix_pairs as type_pairs
+
+
+@dataclass(frozen=True)
+class MatrixRun:
+    project: DbtProject
+    summaries: list[Row]
+    differences: list[Row]
+    plans: dict[str, PairPlan]
+
+    def of(
+        self,
+        pairs: Iterable[dict],
+        shape: Callable[[Row], Any] = Row.asDict,
+        into: Callable[[Iterable[Any]], Any] = list,
+    ) -> tuple[dict[str, Row], dict[str, Any], dict[str, PairPlan]]:
+        """The given pairs' summary rows and differences, as `run_results.by_pair` gives them
+        (``shape``, ``into``), and their plans, by pair name."""
+        names = {pair["name"] for pair in pairs}
+        summaries, differences = shaped(
+            (row for row in self.summaries if row["pair_name"] in names),
+            (row for row in self.differences if row["pair_name"] in names),
+            shape,
+            into,
+        )
+        return summaries, differences, {n: p for n, p in self.plans.items() if n in names}
+
+
+def reconcile_matrices(
+    spark: SparkSession, postgres_url: str, mariadb_url: str, folder: Path
+) -> MatrixRun:
+    project = DbtProject.copy_of_demo(folder / "project", "parity_matrices")
+    schema = project.schema
+    spark.sql(f"create schema if not exists {schema}")
+
+    type_matrix.write_spark_table(spark, schema)
+    type_matrix.copy_to_postgres(spark, schema, postgres_url)
+    type_matrix.copy_to_duckdb(spark, schema, _folder(folder / "type_matrix"))
+    project.write("models/matrix_sources.yml", type_matrix.SOURCES)
+
+    parquet = time_matrix.write_duckdb(_folder(folder / "time_matrix"))
+    time_matrix.write_postgres(postgres_url)
+    time_matrix.write_spark(spark, schema, parquet)
+    project.write("models/time_sources.yml", time_matrix.SOURCES)
+    project.write("models/ns_files.yml", time_matrix.write_ns_file(folder / "ns"))
+
+    mysql_matrix.write_spark_table(spark, schema)
+    mysql_matrix.copy_to_mysql(mariadb_url)
+    mysql_matrix.copy_to_postgres(postgres_url)
+    project.write("models/mysql_matrix_sources.yml", mysql_matrix.SOURCES)
+
+    pairs = [*type_pairs(), *time_pairs(), *mysql_pairs()]
+    names = [pair["name"] for pair in pairs]
+    assert len(set(names)) == len(names), "the matrices' pair names must differ"
+    result = reconcile(project, pairs)
+    assert result.success, error_text(result)
+    plans = pairs_from_rows([r.asDict() for r in spark.table(f"{schema}.parity_plan").collect()])
+    return MatrixRun(
+        project,
+        spark.table(f"{schema}.parity_summary").collect(),
+        spark.table(f"{schema}.parity_differences").collect(),
+        {plan.name: plan for plan in plans},
+    )
+
+
+def _folder(path: Path) -> Path:
+    path.mkdir(parents=True)
+    return path
