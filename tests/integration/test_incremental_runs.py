@@ -42,36 +42,31 @@ PAIRS = [
 # is declared NOT NULL then (nullability drift alone: no row changes); and the first's copy again
 # under a tolerance, whose checksums hash on its grid.
 PG_SOURCES_FILE = "models/incremental_pg_sources.yml"
-PG_PAIRS = ["steady", "drifting", "tightened", "tolerant"]
+
+
+def pg_pair(name: str, table: str, target: str, **options) -> dict:
+    """A pair of a PostgreSQL copy (incremental_<table>) against a model, by order id."""
+    return {
+        "name": name,
+        "source": {"source": ["incremental_pg", f"incremental_{table}"]},
+        "target": {"ref": target},
+        "key": "order_id",
+        **options,
+    }
+
+
 PG_PAIR_CONFIGS = [
-    {
-        "name": "steady",
-        "source": {"source": ["incremental_pg", "incremental_steady"]},
-        "target": {"ref": "legacy_orders"},
-        "key": "order_id",
-    },
-    {
-        "name": "drifting",
-        "source": {"source": ["incremental_pg", "incremental_drifting"]},
-        "target": {"ref": "lakehouse_orders"},
-        "key": "order_id",
-        "enforce_key": "warn",
-        "bisection_threshold": 64,
-    },
-    {
-        "name": "tightened",
-        "source": {"source": ["incremental_pg", "incremental_tightened"]},
-        "target": {"ref": "legacy_orders"},
-        "key": "order_id",
-    },
-    {
-        "name": "tolerant",
-        "source": {"source": ["incremental_pg", "incremental_steady"]},
-        "target": {"ref": "legacy_orders"},
-        "key": "order_id",
-        "tolerance": {"columns": {"discount": {"abs_tol": 1e-6}}},
-    },
+    pg_pair("steady", "steady", "legacy_orders"),
+    pg_pair("drifting", "drifting", "lakehouse_orders", enforce_key="warn", bisection_threshold=64),
+    pg_pair("tightened", "tightened", "legacy_orders"),
+    pg_pair(
+        "tolerant",
+        "steady",
+        "legacy_orders",
+        tolerance={"columns": {"discount": {"abs_tol": 1e-6}}},
+    ),
 ]
+PG_PAIRS = [pair["name"] for pair in PG_PAIR_CONFIGS]
 # The pairs over a copy of their own.
 PG_TABLES = PG_PAIRS[:3]
 
