@@ -226,17 +226,20 @@ def test_the_first_run_compares_every_pair(runs):
         assert row["run_mode_reason"].startswith("no earlier published result"), row
 
 
+def assert_kept(before, after, reason: str) -> None:
+    """The published result is the earlier run's, as it was, marked as kept for ``reason``."""
+    before, after = before.asDict(), after.asDict()
+    assert (after["run_mode"], after["run_mode_reason"]) == ("unchanged", reason), after
+    for field in ("run_mode", "run_mode_reason"):
+        before.pop(field), after.pop(field)
+    assert after == before
+
+
 def test_an_unchanged_pair_keeps_its_result_and_scans_nothing(runs):
     first, _, _ = runs["first"]
     second, differences, logged = runs["second"]
     for name in PAIRS:
-        before, after = first[name].asDict(), second[name].asDict()
-        assert after["run_mode"] == "unchanged", after
-        assert after["run_mode_reason"] == f"unchanged since run {before['run_id']}"
-        # The published result is the first run's, as it was, marked as kept.
-        for field in ("run_mode", "run_mode_reason"):
-            before.pop(field), after.pop(field)
-        assert after == before
+        assert_kept(first[name], second[name], f"unchanged since run {first[name]['run_id']}")
         assert f"parity pair '{name}': unchanged since run" in "\n".join(logged)
     scanned = [line for line in logged if "pass 1" in line]
     assert not [line for line in scanned if any(f"'{name}'" in line for name in PAIRS)]
@@ -305,16 +308,13 @@ def test_a_run_that_finds_the_same_checksums_keeps_the_last_result(runs):
     first, found_first, _ = runs["first"]
     second, found_second, logged = runs["second"]
     for name in PG_TABLES:
-        before, after = first[name].asDict(), second[name].asDict()
-        assert after["run_mode"] == "unchanged", after
-        assert after["run_mode_reason"] == (
-            f"unchanged since run {before['run_id']}: the source has no input fingerprint"
+        assert_kept(
+            first[name],
+            second[name],
+            f"unchanged since run {first[name]['run_id']}: the source has no input fingerprint"
             " (compared by its whole-table checksum), but both sides' whole-table checksums are"
-            " that run's"
+            " that run's",
         )
-        for field in ("run_mode", "run_mode_reason"):
-            before.pop(field), after.pop(field)
-        assert after == before
         assert any(f"'{name}': unchanged since run" in line for line in logged), name
     # Read by the first pass only: no drill-down, no download, no new history row but the
     # tolerant pair's, compared again: its checksums would not see values moved within tolerance.
