@@ -16,6 +16,9 @@ and into a DuckDB file (the source). Then, each the best of --repeat runs:
 - parity's re-run of the PostgreSQL pair with nothing changed: no fingerprint is taken of a
   PostgreSQL table, so the first pass reads both sides again, finds the checksums of the last
   result, and keeps it (pipelines/incremental.py);
+- parity's re-run of the PostgreSQL pair with one source row changed: the segments that differed
+  in the last result and did not change are read back from its differences, not drilled into
+  (pipelines/reused_differences.py); only the changed row's segment is;
 - DuckDB's own `except all`, both ways, between its table and the target's Parquet files: what
   a DuckDB user runs instead;
 - per engine (PostgreSQL, DuckDB, Spark), parity's canonical checksum scan of one table against
@@ -31,17 +34,21 @@ import json
 import os
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
 import duckdb
 import psycopg
 from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
 
 from bench.generate import write_pair
 from bench.harness import RESULTS, SCHEMA, bench_session, reconciled, rendered_pairs, timed
 from bench.to_postgres import copy_table
 from parity.pipelines.incremental import STATE_FIELDS
+from parity.pipelines.reused_differences import DIFFERENCES
 from parity.results.pair_result import PairResult
 from tests.integration.postgres_server import postgres_server
 
@@ -134,6 +141,17 @@ def _scenario(spark: SparkSession, options: argparse.Namespace, differences: int
             title = "parity, postgres against postgres, re-run unchanged"
             kept = measure(title, lambda p=again: reconciled(spark, p))
             cases[title]["run_mode"] = kept.run_mode
+            state = {**_state_of(result), DIFFERENCES: _history_of(spark, result)}
+            again = replace(pairs[name], previous_state=state)
+            title = "parity, postgres against postgres, re-run one row changed"
+            with _one_row_changed(url, options.rows // 3):
+                changed = measure(title, lambda p=again: reconciled(spark, p))
+            cases[title].update(
+                differing_rows=changed.differing_rows,
+                segments_reused=changed.segments_reused,
+                source_rows_moved=changed.source_rows_moved,
+                target_rows_moved=changed.target_rows_moved,
+            )
     _ratios(cases)
     return {
         "planted_differences": planted.count,
@@ -147,6 +165,11 @@ def _ratios(cases: dict[str, dict]) -> None:
     baselines = {
         "parity, postgres against postgres": ["reladiff, 1 thread", "reladiff, 4 threads"],
         "parity, postgres against postgres, re-run unchanged": [
+            "reladiff, 1 thread",
+            "reladiff, 4 threads",
+            "parity, postgres against postgres",
+        ],
+        "parity, postgres against postgres, re-run one row changed": [
             "reladiff, 1 thread",
             "reladiff, 4 threads",
             "parity, postgres against postgres",
@@ -167,6 +190,32 @@ def _state_of(result: PairResult) -> dict:
     """The state a run's result leaves the next run, as parity_plan reads it from the history."""
     fields = ("run_id", "status", *STATE_FIELDS, "state_hash")
     return {name: getattr(result, name) for name in fields}
+
+
+def _history_of(spark: SparkSession, result: PairResult) -> str:
+    """The result's differences written as parity_run_differences keeps them; the table's name."""
+    table = f"{SCHEMA}.bench_run_differences"
+    published = result.found.select(
+        F.lit(result.run_id).alias("run_id"), F.lit(result.pair_name).alias("pair_name"), "*"
+    )
+    published.write.mode("overwrite").saveAsTable(table)
+    return table
+
+
+@contextmanager
+def _one_row_changed(url: str, row_id: int) -> Iterator[None]:
+    """One source row's status changed in PostgreSQL, and put back afterwards."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        (status,) = connection.execute(
+            "select status from bench_source where id = %s", [row_id]
+        ).fetchone()
+        connection.execute("update bench_source set status = 'bench' where id = %s", [row_id])
+        try:
+            yield
+        finally:
+            connection.execute(
+                "update bench_source set status = %s where id = %s", [status, row_id]
+            )
 
 
 def _pair(name: str, source: list[str], target: list[str]) -> dict:

@@ -12,20 +12,20 @@
         {{ return({'missing': 'parity_incremental is false: every pair compared in full'}) }}
     {%- endif -%}
     {%- set relations = {} -%}
-    {%- for name in ['parity_runs', 'parity_run_pairs', 'parity_run_results'] -%}
+    {%- for name in ['parity_runs', 'parity_run_pairs', 'parity_run_results', 'parity_run_differences'] -%}
         {%- do relations.update({name: parity._built_relation(name)}) -%}
     {%- endfor -%}
     {%- if relations['parity_runs'] is none or relations['parity_run_results'] is none -%}
         {{ return({'missing': 'no earlier published result'}) }}
     {%- endif -%}
     {%- set kept = adapter.get_columns_in_relation(relations['parity_run_results']) | map(attribute='name') | list -%}
-    {%- if relations['parity_run_pairs'] is none or 'state_hash' not in kept or 'source_checksum' not in kept -%}
+    {%- if relations['parity_run_pairs'] is none or 'state_hash' not in kept or 'segment_checksums' not in kept -%}
         {{ return({'missing': 'the history was kept by an earlier version of parity, without state'}) }}
     {%- endif -%}
     {%- set found = run_query(
         'select results.pair_name, results.run_id, results.status, results.config_hash, results.tolerance_hash,'
         ~ ' results.source_schema_hash, results.target_schema_hash, results.source_fingerprint, results.target_fingerprint,'
-        ~ ' results.source_checksum, results.target_checksum, results.state_hash'
+        ~ ' results.source_checksum, results.target_checksum, results.segment_checksums, results.state_hash'
         ~ ' from ' ~ relations['parity_run_pairs'] ~ ' as pairs'
         ~ ' inner join ' ~ relations['parity_run_results'] ~ ' as results'
         ~ ' on results.run_id = pairs.computed_run_id and results.pair_name = pairs.pair_name'
@@ -37,6 +37,9 @@
         {%- for name in found.column_names if name != 'pair_name' -%}
             {%- do state.update({name: row[name]}) -%}
         {%- endfor -%}
+        {%- if relations['parity_run_differences'] is not none -%}
+            {%- do state.update({'differences_relation': relations['parity_run_differences'] | string}) -%}
+        {%- endif -%}
         {%- do states.update({row['pair_name']: tojson(state)}) -%}
     {%- endfor -%}
     {{ return({'states': states, 'missing': 'no earlier published result of the pair'}) }}

@@ -25,6 +25,7 @@ select
     results.halted,
     results.checksum_passes,
     results.segments_checked,
+    results.segments_reused,
     results.rows_moved,
     results.source_rows_moved,
     results.target_rows_moved,

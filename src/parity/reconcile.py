@@ -142,5 +142,8 @@ def _reconciled(
         outcome.dead_letters,
     )
     return replace(
-        result, source_checksum=outcome.checksums[0], target_checksum=outcome.checksums[1]
+        result,
+        source_checksum=outcome.checksums[0],
+        target_checksum=outcome.checksums[1],
+        segment_checksums=outcome.segments,
     ), rerun

@@ -3,7 +3,8 @@ those of its last published result keeps that result (nothing scanned beyond the
 any change, or state that is missing, partial or corrupted, compares the pair in full, saying
 why; `--full-refresh` compares every pair and keeps the history. A side without an input
 fingerprint (a PostgreSQL table) is read again every run, but by hashdiff's first pass only while
-both sides' whole-table checksums are those of the last result."""
+both sides' whole-table checksums are those of the last result; once they change, the segments
+that differed last time and did not change are not drilled into again."""
 
 from __future__ import annotations
 
@@ -39,8 +40,9 @@ PAIRS = [
 
 # Pairs with a PostgreSQL side, each over a copy of the legacy orders of its own: one left alone,
 # one whose copy has one row changed between the second run and the third, one whose key column
-# is declared NOT NULL then (nullability drift alone: no row changes); and the first's copy again
-# under a tolerance, whose checksums hash on its grid.
+# is declared NOT NULL then (nullability drift alone: no row changes); the first's copy again
+# under a tolerance, whose checksums hash on its grid; and a copy with differences of its own
+# (REWORKED), by its integer key and by a compound key, whose rows change in two segments then.
 PG_SOURCES_FILE = "models/incremental_pg_sources.yml"
 
 
@@ -65,10 +67,27 @@ PG_PAIR_CONFIGS = [
         "legacy_orders",
         tolerance={"columns": {"discount": {"abs_tol": 1e-6}}},
     ),
+    pg_pair("reworked", "reworked", "legacy_orders", bisection_threshold=16),
+    pg_pair(
+        "reworked_by_two",
+        "reworked",
+        "legacy_orders",
+        key=["order_id", "customer_id"],
+        bisection_threshold=16,
+    ),
 ]
 PG_PAIRS = [pair["name"] for pair in PG_PAIR_CONFIGS]
-# The pairs over a copy of their own.
-PG_TABLES = PG_PAIRS[:3]
+# The copies, each named as the first pair over it.
+PG_TABLES = ["steady", "drifting", "tightened", "reworked"]
+# The reworked copy's differences: as many rows as the legacy orders, one lost, one added, two
+# values changed.
+REWORKED = [
+    "delete from incremental_reworked where order_id = 50",
+    "insert into incremental_reworked select 3001, customer_id, status, amount, fx_rate, discount,"
+    " is_gift, ordered_at, ship_date, note from orders where order_id = 3000",
+    "update incremental_reworked set amount = amount + 1 where order_id in (300, 2900)",
+    "update incremental_reworked set status = 'held' where order_id = 1500",
+]
 
 
 def pair(name: str, **options) -> dict:
@@ -108,6 +127,8 @@ def pg_tables(scratch, remote_legacy):
         for name in PG_TABLES:
             connection.execute(f"drop table if exists incremental_{name}")
             connection.execute(f"create table incremental_{name} as select * from orders")
+        for statement in REWORKED:
+            connection.execute(statement)
     tables = [{"name": f"incremental_{name}"} for name in PG_TABLES]
     parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
     sources = {
@@ -193,6 +214,9 @@ def runs(scratch, spark, copies, pg_tables):
     shutil.rmtree(copies / "vanished")
     with psycopg.connect(pg_tables, autocommit=True) as connection:
         connection.execute("update incremental_drifting set amount = amount + 1 where order_id = 7")
+        # One new difference, and one row of a segment that differed already changed again.
+        connection.execute("update incremental_reworked set amount = amount + 1 where order_id = 7")
+        connection.execute("update incremental_reworked set note = 'late' where order_id = 1500")
         # `create table as` copied no constraint: the key column was nullable until now.
         connection.execute("alter table incremental_tightened alter column order_id set not null")
     retuned = [
@@ -337,13 +361,57 @@ def test_a_changed_table_is_compared_again_and_found(runs):
     drifting = third["drifting"]
     assert drifting["run_mode"] == "compared"
     assert drifting["run_mode_reason"].startswith("the source has no input fingerprint")
-    # drifting's new result, tightened's (test_nullability_drift_alone_...) and tolerant's.
-    assert runs["history"][2][1] == runs["history"][1][1] + 3
+    # drifting's new result, tightened's (test_nullability_drift_alone_...), tolerant's and the
+    # reworked pairs' (test_segments_unchanged_since_...).
+    assert runs["history"][2][1] == runs["history"][1][1] + 5
     before, after = (
         {finding(d) for d in found["drifting"]} for found in (found_first, found_third)
     )
     assert after - before == {("7", "value_mismatch", "amount")}
     assert before <= after
+
+
+KEYS_BY_TWO = ('["7","434"]', '["1500","3501"]')
+
+
+def published(differences: list[dict]) -> list[tuple]:
+    """A pair's differences as published, whichever run computed them."""
+    return sorted(
+        tuple((name, str(value)) for name, value in d.items() if "run" not in name)
+        for d in differences
+    )
+
+
+@pytest.mark.parametrize("name", ["reworked", "reworked_by_two"])
+def test_segments_unchanged_since_the_last_result_are_not_drilled_into_again(runs, name):
+    first, found_first, _ = runs["first"]
+    third, found_third, logged = runs["third"]
+    refreshed, found_refreshed, _ = runs["refreshed"]
+    assert first[name]["differing_rows"] == 5, first[name]
+    # Order 7 changed in a segment of its own, order 1500 in one that differed already: the
+    # other three segments that differed (orders 50, 300, 2900 and 3001, one by one or
+    # together) are the first result's, unchanged on both sides.
+    reworked = third[name]
+    assert (reworked["run_mode"], reworked["status"]) == ("compared", "complete"), reworked
+    assert reworked["segments_reused"] == 4, reworked
+    assert any(
+        f"'{name}': 4 differing segments unchanged on both sides since run "
+        f"{first[name]['run_id']}" in line
+        for line in logged
+    )
+    # What it publishes is what comparing every segment again finds (the full refresh, of the
+    # same rows), for fewer rows moved.
+    assert refreshed[name]["segments_reused"] == 0
+    assert published(found_third[name]) == published(found_refreshed[name])
+    assert reworked["rows_moved"] < refreshed[name]["rows_moved"]
+    before, after = ({finding(d) for d in found[name]} for found in (found_first, found_third))
+    assert before <= after
+    # Keys as published: an order id, or the order id and its customer (legacy_orders' formula).
+    seven, fifteen_hundred = ("7", "1500") if name == "reworked" else KEYS_BY_TWO
+    assert after - before == {
+        (seven, "value_mismatch", "amount"),
+        (fifteen_hundred, "value_mismatch", "note"),
+    }
 
 
 def test_nullability_drift_alone_compares_the_pair_again(runs, spark, scratch):

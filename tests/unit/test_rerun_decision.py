@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import pytest
 
+from parity.algorithms.segment_state import SegmentState
 from parity.pipelines.incremental import (
     STATE_FIELDS,
     Rerun,
     _checksums_since,
+    _segments_since,
     _why_compared,
     checksum_text,
     state_hash,
 )
 from parity.sides.fingerprints import InputFingerprint
+from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
 
 FILES = InputFingerprint("files", "d" * 64, "3 files")
@@ -28,6 +31,7 @@ STATE = {
     "target_fingerprint": "files:" + "b" * 64,
     "source_checksum": "rows 3, null keys 0, duplicate keys 0, compared 3, sum 17",
     "target_checksum": "rows 3, null keys 0, duplicate keys 0, compared 3, sum 18",
+    "segment_checksums": "space 0 1024 1024 32 depth 1; 3 1 9 1 10",
 }
 CHECKSUMS = (STATE["source_checksum"], STATE["target_checksum"])
 
@@ -166,3 +170,34 @@ def test_a_result_computed_by_joindiff_has_no_checksums_to_keep_it_by():
     last["status"] = "complete"
     last["state_hash"] = state_hash("r1", "complete", last)
     assert rerun(last).unchanged_by_checksums(("", "")) is None
+
+
+def segments_since(last: dict, now: dict | None = None):
+    return _segments_since(last, _checksums_since(last, now or STATE))
+
+
+def test_the_segments_a_sound_state_kept_are_handed_on_with_its_run():
+    run_id, segments = segments_since(previous())
+    assert run_id == "r1"
+    assert segments == SegmentState(
+        KeySpace(0, 1024, 1024, 32), 1, {3: (Checksum(1, 9), Checksum(1, 10))}
+    )
+
+
+@pytest.mark.parametrize(
+    ("last", "now"),
+    [
+        (previous(segment_checksums="space 0 1024 1024 32 depth 1; 4 1 9 1 11"), None),
+        ({**previous(), "status": "incomplete"}, None),
+        (previous(), {**STATE, "config_hash": "new"}),
+        (previous(), {**STATE, "target_schema_hash": "new"}),
+    ],
+)
+def test_segments_of_a_state_that_cannot_be_built_on_are_not_handed_on(last, now):
+    assert segments_since(last, now) is None
+
+
+def test_a_result_that_kept_no_segments_hands_none_on():
+    last = {**STATE, "segment_checksums": "", "run_id": "r1", "status": "complete"}
+    last["state_hash"] = state_hash("r1", "complete", last)
+    assert segments_since(last) is None

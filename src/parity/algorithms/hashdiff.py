@@ -16,6 +16,12 @@ downloaded cell holds at least one differing key, so the rows moved out of each 
 are at most the number of differing keys times the threshold (except in a cell that cannot be
 split further, which comes whole, however many copies of its keys it holds).
 
+A pair's last result may hand over the cells its first segment pass found differing, with
+their checksums (algorithms/segment_state.py): where this run's first segment pass is asked in the
+same space, at that depth, a cell found differing again with both checksums unchanged holds the
+same rows on both sides as then, so its row differences are the last result's, read back, and
+it is not drilled into again. Only the cells whose checksums changed are.
+
 A question a side cannot answer for good (SegmentFailed) is asked again smaller (fallback.py):
 checksums in smaller segments, then the rows of a segment instead of its checksums, then rows
 in smaller pieces; what no question answers is a dead letter, and every other cell is still
@@ -35,6 +41,7 @@ from pyspark.sql import functions as F
 from parity.algorithms.canonical_join import canonical_join
 from parity.algorithms.descent_cost import refining_pays
 from parity.algorithms.fallback import Fallback, Unanswered
+from parity.algorithms.segment_state import MAX_KEPT_CELLS, SegmentState
 from parity.log import logger
 from parity.sides.side import Side, on_both
 from parity.values.dead_letter import DeadLetter
@@ -56,6 +63,8 @@ class HashdiffStats:
 
     passes: int = 0
     segments_checked: int = 0
+    # Differing cells whose row differences came from the last result (Since), not the sides.
+    segments_reused: int = 0
     source_rows_moved: int = 0
     target_rows_moved: int = 0
     halted_by: str | None = None
@@ -78,6 +87,20 @@ class DrillDown:
     stats: HashdiffStats
     # The cells no query could compare (fallback.py): the pair is incomplete where any is.
     dead_letters: tuple[DeadLetter, ...] = ()
+    # The differing cells of the first segment pass, for the next run (Since); None where the
+    # drill-down did not find every difference in them (halted, dead letters) or found too many.
+    segments: SegmentState | None = None
+
+
+@dataclass(frozen=True)
+class Since:
+    """What a pair's last result leaves to reuse: the run that computed it, the differing cells
+    of its first segment pass, and its row differences in some of those cells (``rows``, as
+    canonical_join gives them)."""
+
+    run_id: str
+    segments: SegmentState
+    rows: Callable[[frozenset[int]], DataFrame]
 
 
 def hashdiff(
@@ -90,13 +113,15 @@ def hashdiff(
     profiles: tuple[Profile, Profile] | None = None,
     tolerant: bool = False,
     profile_seconds: float | None = None,
+    since: Since | None = None,
 ) -> DrillDown:
     """``breaker`` is given the differences each download finds (and the rows compared, the
     larger side's count) and says whether those found so far are too many to go on, answering
     with the limit they reached: then no further pass runs and no further row leaves an engine.
     ``profiles``: the sides' first pass, when the caller has taken it already, and
     ``profile_seconds`` what it took. ``tolerant``: the row hashes put some columns on their
-    tolerance's grid, so equal checksums mean values within tolerance rather than identical."""
+    tolerance's grid, so equal checksums mean values within tolerance rather than identical.
+    ``since``: the last result's segments, reused where found again unchanged."""
     stats = HashdiffStats(passes=1, segments_checked=1)
     if profiles is None:
         started = perf_counter()
@@ -177,6 +202,25 @@ def hashdiff(
             )
         return stats.halted
 
+    def reuse(since: Since, cells: set[int]) -> bool:
+        """Takes these cells' row differences from the last result; True when the breaker says
+        to stop."""
+        diffs.append(since.rows(frozenset(cells)).localCheckpoint())
+        stats.segments_reused += len(cells)
+        logger.info(
+            "parity pair '%s': %d differing segments unchanged on both sides since run %s:"
+            " their row differences reused, not drilled into",
+            pair_name,
+            len(cells),
+            since.run_id,
+        )
+        stats.halted_by = None if breaker is None else breaker(diffs[-1], max(sizes))
+        return stats.halted
+
+    # The last result's segments are reusable where its space is this run's (a hashed key's
+    # always is; an integer key's while both sides' key range stays within the same cells).
+    reusable = since if since is not None and since.segments.space == space else None
+    segments: SegmentState | None = None
     depth, frontier = 0, {0: max(source_profile.checksum.rows, target_profile.checksum.rows)}
     refine = False
     while frontier:
@@ -184,7 +228,12 @@ def hashdiff(
         if space.is_unit(depth) or (largest <= threshold and not refine):
             settle(depth, set(frontier), largest)
             break
-        step = _step(space, depth, largest, len(frontier), threshold)
+        first = depth == 0
+        if first and reusable is not None:
+            # Asked at the depth of the last result's cells, so each is found again.
+            step = reusable.segments.depth
+        else:
+            step = _step(space, depth, largest, len(frontier), threshold)
         child_depth = depth + step
         stats.passes += 1
         started = perf_counter()
@@ -199,6 +248,16 @@ def hashdiff(
             for cell in cells
             if found.get(cell, empty) != wanted.get(cell, empty)
         }
+        if first:
+            sums = {c: (found.get(c, empty), wanted.get(c, empty)) for c in mismatched}
+            if len(sums) <= MAX_KEPT_CELLS:
+                segments = SegmentState(space, child_depth, sums)
+            last = {} if reusable is None else reusable.segments.cells
+            unchanged = {cell for cell, both in sums.items() if last.get(cell) == both}
+            for cell in unchanged:
+                del mismatched[cell]
+            if reusable is not None and unchanged and reuse(reusable, unchanged):
+                break
         frontier = {
             c: n for c, n in mismatched.items() if n > threshold and not space.is_unit(child_depth)
         }
@@ -241,7 +300,9 @@ def hashdiff(
         elif small and settle(child_depth, small, max(mismatched[c] for c in small)):
             break
         depth = child_depth
-    return DrillDown(_all(diffs), *sizes, stats, tuple(fallback.dead_letters))
+    dead = tuple(fallback.dead_letters)
+    complete = not stats.halted and not dead
+    return DrillDown(_all(diffs), *sizes, stats, dead, segments if complete else None)
 
 
 def _settled_by_depth(

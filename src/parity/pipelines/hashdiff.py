@@ -2,7 +2,8 @@
 over checksums, the pair's limits (circuit breaker, max_differences) asked after each
 download; the cells no query could compare come out as dead letters. Where the first pass finds
 both sides as they were when the pair's last result was computed, that result stands and
-nothing else is asked (pipelines/incremental.py)."""
+nothing else is asked (pipelines/incremental.py); else the segments that result found differing
+are reused where they are found again unchanged (pipelines/reused_differences.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pyspark.sql import DataFrame
 
 from parity.algorithms.hashdiff import HashdiffStats, hashdiff
 from parity.comparison.key_constraints import enforce_keys
+from parity.pipelines import reused_differences
 from parity.pipelines.incremental import Rerun, checksum_text
 from parity.pipelines.outcome import Outcome
 from parity.plan import PairPlan
@@ -32,7 +34,7 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
     checksums = ("", "") if tolerant else (checksum_text(profiles[0]), checksum_text(profiles[1]))
     kept = rerun.unchanged_by_checksums(checksums)
     if kept is not None:
-        return Outcome(Findings.none(), counts, HashdiffStats(), False, (), checksums, kept)
+        return Outcome(Findings.none(), counts, HashdiffStats(), False, (), checksums, kept=kept)
     keys_flagged = enforce_keys(pair, counts)
 
     beyond = 0
@@ -52,6 +54,13 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
         profiles,
         tolerant=tolerant,
         profile_seconds=profile_seconds,
+        since=reused_differences.since(source.spark, pair, rerun),
     )
     findings = Findings.none() if drilled.diffs is None else summarize(drilled.diffs, names, rules)
-    return Outcome(findings, counts, drilled.stats, keys_flagged, drilled.dead_letters, checksums)
+    # Read back by key, a pair's differences are exact only where no key has two rows.
+    unique = not any(c.duplicate_keys for c in counts)
+    keeps = drilled.segments is not None and unique and reused_differences.keeps_segments(pair)
+    segments = drilled.segments.text() if keeps else ""
+    return Outcome(
+        findings, counts, drilled.stats, keys_flagged, drilled.dead_letters, checksums, segments
+    )

@@ -11,6 +11,8 @@ Where only the inputs may have changed (a side without a fingerprint, such as a 
 table, or files rewritten), hashdiff's first pass decides instead: when both sides' whole-table
 checksums and key counts are those the last result was computed from, that result stands, and
 the drill-down, the downloads and the history's new rows are saved (``unchanged_by_checksums``).
+When they are not, the segments the last result found differing (``segments_since``) are
+reused where the drill-down finds them again unchanged (pipelines/reused_differences.py).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, replace
 
 from pyspark.sql import SparkSession
 
+from parity.algorithms.segment_state import SegmentState
 from parity.plan import PairPlan, canonical_hash
 from parity.results.pair_result import PairResult
 from parity.sides.fingerprints import InputFingerprint, input_fingerprint
@@ -34,8 +37,9 @@ DECISION_FIELDS = (
     "source_fingerprint",
     "target_fingerprint",
 )
-# ...and what hashdiff's first pass reads (checksum_text; "" where joindiff ran, or none ran).
-CHECKSUM_FIELDS = ("source_checksum", "target_checksum")
+# ...and what hashdiff's first passes read (checksum_text, and the differing cells of its first
+# segment pass: SegmentState.text; "" where joindiff ran, or none ran, or none was kept).
+CHECKSUM_FIELDS = ("source_checksum", "target_checksum", "segment_checksums")
 STATE_FIELDS = (*DECISION_FIELDS, *CHECKSUM_FIELDS)
 # The fields of the state that a pair's result holds itself (the rest come from this run's
 # fingerprints).
@@ -64,6 +68,9 @@ class Rerun:
     # Where only the pair's inputs may have changed: the last result's run and its sides'
     # checksums (CHECKSUM_FIELDS), which the first pass may find again.
     checksums_since: tuple[str, tuple[str, str]] | None = None
+    # And where that result kept the differing cells of its first segment pass: its run and
+    # those cells, which the drill-down may find again unchanged.
+    segments_since: tuple[str, SegmentState] | None = None
 
     @property
     def unchanged(self) -> bool:
@@ -134,7 +141,9 @@ def decide(spark: SparkSession, pair: PairPlan) -> Rerun:
     if reason is None:
         since = str(previous["run_id"])
         return Rerun("unchanged", f"unchanged since run {since}", since, state)
-    return Rerun("compared", reason, pair.run_id, state, _checksums_since(previous, state))
+    checksums = _checksums_since(previous, state)
+    segments = _segments_since(previous, checksums)
+    return Rerun("compared", reason, pair.run_id, state, checksums, segments)
 
 
 def _why_compared(
@@ -182,3 +191,14 @@ def _checksums_since(
         return None
     checksums = (str(previous["source_checksum"]), str(previous["target_checksum"]))
     return (str(previous["run_id"]), checksums) if all(checksums) else None
+
+
+def _segments_since(
+    previous: dict[str, str | None], checksums: tuple[str, tuple[str, str]] | None
+) -> tuple[str, SegmentState] | None:
+    """The last result's run and the differing segments it kept, where its checksums could be
+    built on (_checksums_since) and it kept any."""
+    if checksums is None:
+        return None
+    segments = SegmentState.parse(str(previous["segment_checksums"]))
+    return None if segments is None else (checksums[0], segments)

@@ -24,6 +24,9 @@ class Outcome:
     # Each side's first pass as the state keeps it (incremental.checksum_text); "" where the
     # algorithm's first pass has no whole-table checksum (joindiff).
     checksums: tuple[str, str] = ("", "")
+    # The differing cells of the first segment pass, as the state keeps them (SegmentState.text;
+    # "" where none are kept).
+    segments: str = ""
     # The last result stands: the first pass found both sides as they were when it was
     # computed, so nothing else was compared (Rerun.unchanged_by_checksums).
     kept: Rerun | None = None

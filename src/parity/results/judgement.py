@@ -180,6 +180,7 @@ def _result(
         halted=stats.halted,
         checksum_passes=stats.passes,
         segments_checked=stats.segments_checked,
+        segments_reused=stats.segments_reused,
         rows_moved=stats.rows_moved,
         source_rows_moved=stats.source_rows_moved,
         target_rows_moved=stats.target_rows_moved,

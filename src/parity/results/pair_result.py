@@ -49,6 +49,8 @@ class PairResult:
     halted: bool
     checksum_passes: int
     segments_checked: int
+    # Differing segments found unchanged since the last result: its differences reused.
+    segments_reused: int
     rows_moved: int
     source_rows_moved: int
     target_rows_moved: int
@@ -92,12 +94,14 @@ class PairResult:
     computed_run_id: str = ""
     # The state the next run decides by: each side's input fingerprint ("kind:digest", "" when
     # it has none), its whole-table checksum and key counts as hashdiff's first pass read them
-    # (incremental.checksum_text; "" when no first pass had checksums), and the hash of the
+    # (incremental.checksum_text; "" when no first pass had checksums), the differing cells of
+    # its first segment pass (algorithms.segment_state; "" when none are kept), and the hash of the
     # result's state (incremental.state_hash).
     source_fingerprint: str = ""
     target_fingerprint: str = ""
     source_checksum: str = ""
     target_checksum: str = ""
+    segment_checksums: str = ""
     state_hash: str = ""
     # The data's published differences (presentation.present), in Spark; None when none.
     found: DataFrame | None = field(default=None, compare=False, metadata=IN_SPARK)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
-from pyspark.sql import DataFrame
+from pyspark.sql import DataFrame, SparkSession
 
 from parity.plan import SidePlan
 from parity.values.keyspace import KeySpace
@@ -26,6 +26,8 @@ class SegmentFailed(RuntimeError):
 
 class Side(Protocol):
     plan: SidePlan
+    # The session the rows come to, whatever engine holds them.
+    spark: SparkSession
     # How many consecutive positions one group of the profile a side keeps spans (1 when it
     # keeps none, or one per key): checksums of the cells of a key space aligned to it
     # (KeySpace.aligned) are summed from that profile, without reading the side again.

@@ -31,6 +31,7 @@ BLOCK = "__parity_block"
 
 class SparkSide:
     def __init__(self, spark: SparkSession, pair_name: str, plan: SidePlan) -> None:
+        self.spark = spark
         self.pair_name = pair_name
         self.plan = plan
         if plan.file_view is not None:  # files Spark reads with their schema, through a view
