@@ -6,7 +6,7 @@ module reads its own pairs' results from that run.
 A dbt run parses the project and builds every model of the plan and of the results once, however
 many pairs it compares: the matrices' pairs (whose names differ) in one run cost about what
 one matrix's run did. The run's tables are read as it ends, and kept: a later run in the project
-(the MySQL matrix's injected filter) replaces them."""
+would replace them."""
 
 from __future__ import annotations
 
@@ -37,7 +37,6 @@ from tests.integration.test_type_matrix import matrix_pairs as type_pairs
 
 @dataclass(frozen=True)
 class MatrixRun:
-    project: DbtProject
     summaries: list[Row]
     differences: list[Row]
     plans: dict[str, PairPlan]
@@ -107,7 +106,6 @@ def reconcile_matrices(
     assert result.success, error_text(result)
     plans = pairs_from_rows([r.asDict() for r in spark.table(f"{schema}.parity_plan").collect()])
     return MatrixRun(
-        project,
         spark.table(f"{schema}.parity_summary").collect(),
         spark.table(f"{schema}.parity_differences").collect(),
         {plan.name: plan for plan in plans},
