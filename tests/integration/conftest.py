@@ -61,7 +61,7 @@ def remote_legacy(scratch, spark, tmp_path_factory, postgres_url):
 
 @pytest.fixture(scope="session")
 def matrices(spark, postgres_url, mariadb_url, tmp_path_factory) -> MatrixRun:
-    """The type, time and MySQL matrices, reconciled in one dbt run (matrix_run.py)."""
+    """The type, time, MySQL and decimal matrices, reconciled in one dbt run (matrix_run.py)."""
     return reconcile_matrices(spark, postgres_url, mariadb_url, tmp_path_factory.mktemp("matrices"))
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import yaml
 from dbt.cli.main import dbtRunner, dbtRunnerResult
+from dbt.contracts.graph.manifest import Manifest
 
 from tests.conftest import REPO
 
@@ -45,10 +46,12 @@ class DbtProject:
         vars: dict[str, Any] | None = None,
         logged: list[str] | None = None,
         after_model: dict[str, Callable[[], None]] | None = None,
+        manifest: Manifest | None = None,
     ) -> dbtRunnerResult:
         """Runs dbt on the project; ``logged`` collects the messages macros log, and
         ``after_model`` runs a function as soon as the model it names is built, before the next
-        model starts (dbt calls its callbacks in the thread that runs the model)."""
+        model starts (dbt calls its callbacks in the thread that runs the model). Given a
+        ``manifest`` (what `dbt parse` returns), dbt runs on it without parsing the project."""
         os.environ["PARITY_SCHEMA"] = self.schema
         command = [*args, "--project-dir", str(self.path), "--profiles-dir", str(REPO / "profiles")]
         if vars is not None:
@@ -56,7 +59,7 @@ class DbtProject:
         callbacks = [] if logged is None else [lambda event: _collect(event, logged)]
         if after_model:
             callbacks.append(lambda event: _after_model(event, after_model))
-        return dbtRunner(callbacks=callbacks).invoke(command)
+        return dbtRunner(manifest=manifest, callbacks=callbacks).invoke(command)
 
     def demo_vars(self, **extra: Any) -> dict[str, Any]:
         settings = yaml.safe_load((self.path / "dbt_project.yml").read_text())["vars"]

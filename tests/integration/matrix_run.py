@@ -1,11 +1,12 @@
-"""The type, time and MySQL matrices (type_matrix.py, time_matrix.py, mysql_matrix.py) written
-into their engines and reconciled in one dbt run, in a copy of the demo of their own: each
-matrix's test module reads its own pairs' results from that run.
+"""The type, time, MySQL, decimal and decimal-against-float matrices (type_matrix.py,
+time_matrix.py, mysql_matrix.py, decimal_matrix.py, decimal_float_matrix.py) written into their
+engines and reconciled in one dbt run, in a copy of the demo of their own: each matrix's test
+module reads its own pairs' results from that run.
 
 A dbt run parses the project and builds every model of the plan and of the results once, however
-many pairs it compares: the three matrices' pairs (whose names differ) in one run cost about what
+many pairs it compares: the matrices' pairs (whose names differ) in one run cost about what
 one matrix's run did. The run's tables are read as it ends, and kept: a later run in the project
-(the MySQL matrix's injected filter) replaces them."""
+would replace them."""
 
 from __future__ import annotations
 
@@ -17,10 +18,18 @@ from typing import Any
 from pyspark.sql import Row, SparkSession
 
 from parity.plan import PairPlan, pairs_from_rows
-from tests.integration import mysql_matrix, time_matrix, type_matrix
+from tests.integration import (
+    decimal_float_matrix,
+    decimal_matrix,
+    mysql_matrix,
+    time_matrix,
+    type_matrix,
+)
 from tests.integration.dbt_project_copy import DbtProject, error_text
 from tests.integration.remote_tables import reconcile
 from tests.integration.run_results import shaped
+from tests.integration.test_decimal_float_pairs import matrix_pairs as decimal_float_pairs
+from tests.integration.test_decimal_matrix import matrix_pairs as decimal_pairs
 from tests.integration.test_mysql_matrix import matrix_pairs as mysql_pairs
 from tests.integration.test_time_matrix import matrix_pairs as time_pairs
 from tests.integration.test_type_matrix import matrix_pairs as type_pairs
@@ -28,10 +37,10 @@ from tests.integration.test_type_matrix import matrix_pairs as type_pairs
 
 @dataclass(frozen=True)
 class MatrixRun:
-    project: DbtProject
     summaries: list[Row]
     differences: list[Row]
     plans: dict[str, PairPlan]
+    schema_diff: list[Row]
 
     def of(
         self,
@@ -74,17 +83,33 @@ def reconcile_matrices(
     mysql_matrix.copy_to_postgres(postgres_url)
     project.write("models/mysql_matrix_sources.yml", mysql_matrix.SOURCES)
 
-    pairs = [*type_pairs(), *time_pairs(), *mysql_pairs()]
+    decimal_matrix.write_spark_tables(spark, schema)
+    decimal_matrix.copy_to_postgres(postgres_url)
+    decimal_matrix.copy_to_duckdb(spark, schema, _folder(folder / "decimals"))
+    project.write("models/decimal_sources.yml", decimal_matrix.SOURCES)
+
+    decimal_float_matrix.write_spark_tables(spark, schema)
+    decimal_float_matrix.copy_to_postgres(postgres_url)
+    decimal_float_matrix.copy_to_duckdb(spark, schema, _folder(folder / "decimal_floats"))
+    project.write("models/decimal_float_sources.yml", decimal_float_matrix.SOURCES)
+
+    pairs = [
+        *type_pairs(),
+        *time_pairs(),
+        *mysql_pairs(),
+        *decimal_pairs(),
+        *decimal_float_pairs(),
+    ]
     names = [pair["name"] for pair in pairs]
     assert len(set(names)) == len(names), "the matrices' pair names must differ"
     result = reconcile(project, pairs)
     assert result.success, error_text(result)
     plans = pairs_from_rows([r.asDict() for r in spark.table(f"{schema}.parity_plan").collect()])
     return MatrixRun(
-        project,
         spark.table(f"{schema}.parity_summary").collect(),
         spark.table(f"{schema}.parity_differences").collect(),
         {plan.name: plan for plan in plans},
+        spark.table(f"{schema}.parity_schema_diff").collect(),
     )
 
 

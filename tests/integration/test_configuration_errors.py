@@ -4,6 +4,8 @@ a pair whose relations do not hold what it names is planned as its problem, alon
 from __future__ import annotations
 
 import pytest
+from dbt.cli.main import dbtRunnerResult
+from dbt.contracts.graph.manifest import Manifest
 
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.run_results import pair_error, planned_problem
@@ -14,6 +16,28 @@ GOOD = {
     "target": {"ref": "lakehouse_orders"},
     "key": "order_id",
 }
+
+
+def plan(scratch, pairs: list[dict], manifest: Manifest | None = None) -> dbtRunnerResult:
+    """Introspects and plans the pairs, on the given manifest if any (else parsing the project
+    with the pairs)."""
+    return scratch.dbt(
+        "run",
+        "--select",
+        "parity_remote_relations parity_remote_columns parity_plan",
+        vars=scratch.demo_vars(parity={"pairs": pairs}),
+        manifest=manifest,
+    )
+
+
+@pytest.fixture(scope="module")
+def parsed(scratch) -> Manifest:
+    """The project parsed once, with a good pair: parsing is most of what a bad configuration's
+    run costs. Its models validate the pairs again when they compile, with the vars of the
+    invocation that runs them, so each case below fails with its own message on this manifest."""
+    result = scratch.dbt("parse", vars=scratch.demo_vars(parity={"pairs": [GOOD]}))
+    assert result.success, error_text(result)
+    return result.result
 
 
 @pytest.mark.parametrize(
@@ -162,15 +186,17 @@ GOOD = {
         ),
     ],
 )
-def test_bad_configuration_names_pair_and_problem(scratch, pairs, message):
-    result = scratch.dbt(
-        "run",
-        "--select",
-        "parity_remote_relations parity_remote_columns parity_plan",
-        vars=scratch.demo_vars(parity={"pairs": pairs}),
-    )
+def test_bad_configuration_names_pair_and_problem(scratch, parsed, pairs, message):
+    result = plan(scratch, pairs, parsed)
     assert not result.success
     assert message in error_text(result)
+
+
+def test_bad_configuration_fails_the_parse(scratch):
+    """As a user meets it: the project parsed with the bad pairs fails before anything runs."""
+    result = plan(scratch, [{**GOOD, "bisection": 3}])
+    assert not result.success and result.result is None
+    assert "parity pair 'p': unknown option 'bisection'" in error_text(result)
 
 
 @pytest.mark.parametrize(
@@ -189,14 +215,9 @@ def test_bad_configuration_names_pair_and_problem(scratch, pairs, message):
         ),
     ],
 )
-def test_columns_the_relations_lack_are_the_pairs_problem(scratch, spark, pair, message):
+def test_columns_the_relations_lack_are_the_pairs_problem(scratch, parsed, spark, pair, message):
     other = {**GOOD, "name": "other", "enforce_key": "warn"}
-    result = scratch.dbt(
-        "run",
-        "--select",
-        "parity_remote_relations parity_remote_columns parity_plan",
-        vars=scratch.demo_vars(parity={"pairs": [pair, other]}),
-    )
+    result = plan(scratch, [pair, other], parsed)
     assert result.success, error_text(result)
     assert message in planned_problem(spark, scratch.schema, "p")
     others = spark.sql(

@@ -14,11 +14,8 @@ from decimal import Decimal
 import psycopg
 import pytest
 
-from parity.plan import pairs_from_rows
 from parity.reference import canonical_text, hash_grid, tolerant_text
 from tests.integration import decimal_float_matrix as matrix
-from tests.integration.remote_tables import reconcile
-from tests.integration.run_results import by_pair
 from tests.integration.side_rows import canonical_rows
 
 LAKE = {"source": ["decimal_floats_lake", matrix.TABLE]}
@@ -31,8 +28,9 @@ BITS = {name: bits for name, (_, bits) in matrix.FLOATS.items()}
 BITS |= {decimal: BITS[name] for name, (decimal, _) in matrix.FLOATS.items()}
 CROSS = {"columns": list(matrix.CROSSED), "renames": matrix.CROSSED, "algorithm": "hashdiff"}
 NUMERIC_TOLERANCE = {"abs_tol": 1e-9, "rel_tol": 1e-6}
-EQUAL = ["pg_spark", "duckdb_spark", "pg_duckdb", "tolerant_pg_spark"]
-CHANGED_PAIRS = ["changed_pg", "changed_duckdb"]
+# Named apart from the other matrices' pairs, with which they are reconciled (matrix_run.py).
+EQUAL = ["floats_pg_spark", "floats_duckdb_spark", "floats_pg_duckdb", "floats_tolerant_pg_spark"]
+CHANGED_PAIRS = ["floats_changed_pg", "floats_changed_duckdb"]
 TO_FLOAT = [f"num_to_{name}" for name in matrix.RELADIFF_FLOATS]
 TO_DECIMAL = [f"{name}_to_num" for name in matrix.RELADIFF_FLOATS]
 
@@ -49,18 +47,18 @@ def _reladiff_pairs() -> list[dict]:
 
 
 PAIRS = [
-    {"name": "pg_spark", "source": PG, "target": LAKE, **CROSS},
-    {"name": "duckdb_spark", "source": DUCKDB, "target": LAKE, **CROSS},
-    {"name": "pg_duckdb", "source": PG, "target": DUCKDB, **CROSS},
+    {"name": "floats_pg_spark", "source": PG, "target": LAKE, **CROSS},
+    {"name": "floats_duckdb_spark", "source": DUCKDB, "target": LAKE, **CROSS},
+    {"name": "floats_pg_duckdb", "source": PG, "target": DUCKDB, **CROSS},
     {
-        "name": "tolerant_pg_spark",
+        "name": "floats_tolerant_pg_spark",
         "source": PG,
         "target": LAKE,
         "tolerance": {"defaults": {"numeric": NUMERIC_TOLERANCE}},
         **CROSS,
     },
-    {"name": "changed_pg", "source": PG, "target": CHANGED, **CROSS},
-    {"name": "changed_duckdb", "source": DUCKDB, "target": CHANGED, **CROSS},
+    {"name": "floats_changed_pg", "source": PG, "target": CHANGED, **CROSS},
+    {"name": "floats_changed_duckdb", "source": DUCKDB, "target": CHANGED, **CROSS},
     *_reladiff_pairs(),
 ]
 
@@ -69,21 +67,16 @@ def profile(column: str) -> dict:
     return {"kind": "float", "bits": BITS[column]}
 
 
+def matrix_pairs() -> list[dict]:
+    """Every pair of this matrix, as the matrices' run compares them (matrix_run.py)."""
+    return [{"key": "id", "bisection_threshold": 2, **pair} for pair in PAIRS]
+
+
 @pytest.fixture(scope="module")
-def reconciled(scratch, spark, postgres_url, tmp_path_factory):
-    matrix.write_spark_tables(spark, scratch.schema)
-    matrix.copy_to_postgres(postgres_url)
-    matrix.copy_to_duckdb(spark, scratch.schema, tmp_path_factory.mktemp("decimal_floats"))
-    scratch.write("models/decimal_float_sources.yml", matrix.SOURCES)
-    pairs = [{"key": "id", "bisection_threshold": 2, **pair} for pair in PAIRS]
-    assert reconcile(scratch, pairs).success
-    summaries, differences = by_pair(spark, scratch.schema)
-    plans = pairs_from_rows(
-        [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
-    )
-    diff = spark.table(f"{scratch.schema}.parity_schema_diff").collect()
-    yield summaries, differences, {plan.name: plan for plan in plans}, diff
-    (scratch.path / "models/decimal_float_sources.yml").unlink()
+def reconciled(matrices):
+    """This matrix's pairs of the matrices' run: summaries, differences, plans; and the run's
+    schema diff."""
+    return *matrices.of(matrix_pairs()), matrices.schema_diff
 
 
 @pytest.mark.parametrize("name", EQUAL + TO_FLOAT)
@@ -113,12 +106,14 @@ def test_a_change_in_the_last_place_is_found_with_reference_texts(reconciled, na
     }
 
 
-@pytest.mark.parametrize("name", ["pg_spark", "duckdb_spark", "tolerant_pg_spark"])
+@pytest.mark.parametrize(
+    "name", ["floats_pg_spark", "floats_duckdb_spark", "floats_tolerant_pg_spark"]
+)
 def test_every_engine_writes_the_references_text(reconciled, spark, name):
     """The canonical texts, and on a tolerance's grid (absolute, then relative) the labels."""
     _, _, plans, _ = reconciled
     plan = plans[name]
-    grid = hash_grid("float", NUMERIC_TOLERANCE) if name.startswith("tolerant") else None
+    grid = hash_grid("float", NUMERIC_TOLERANCE) if "tolerant" in name else None
     for side, columns in ((plan.source, matrix.CROSSED), (plan.target, matrix.CROSSED.values())):
         expected = {}
         for row_id in matrix.ROWS:

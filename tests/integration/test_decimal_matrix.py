@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from parity.plan import pairs_from_rows
 from parity.reference import canonical_text
 from tests.integration import decimal_matrix as matrix
-from tests.integration.remote_tables import reconcile
-from tests.integration.run_results import by_pair
 from tests.integration.side_rows import canonical_rows
 
 LAKE = {"source": ["decimals_lake", matrix.TABLE]}
@@ -19,27 +16,35 @@ CHANGED = {"source": ["decimals_lake", matrix.CHANGED]}
 PG = {"source": ["decimals_pg", matrix.TABLE]}
 DUCKDB = {"source": ["decimals_duckdb", matrix.TABLE]}
 COPY = {"source": ["decimals_lake", matrix.COPY]}
+# Named apart from the other matrices' pairs, with which they are reconciled (matrix_run.py).
 PAIRS = [
-    {"name": "pg_spark", "source": PG, "target": LAKE},
-    {"name": "duckdb_spark", "source": DUCKDB, "target": LAKE},
-    {"name": "pg_duckdb", "source": PG, "target": DUCKDB},
+    {"name": "decimals_pg_spark", "source": PG, "target": LAKE},
+    {"name": "decimals_duckdb_spark", "source": DUCKDB, "target": LAKE},
+    {"name": "decimals_pg_duckdb", "source": PG, "target": DUCKDB},
+    {"name": "decimals_spark_joindiff", "source": LAKE, "target": COPY},
+    {"name": "decimals_spark_hashdiff", "source": LAKE, "target": COPY, "algorithm": "hashdiff"},
+    {"name": "decimals_changed_joindiff", "source": LAKE, "target": CHANGED},
     {
-        "name": "spark_joindiff",
+        "name": "decimals_changed_hashdiff",
         "source": LAKE,
-        "target": {"source": ["decimals_lake", matrix.COPY]},
-    },
-    {
-        "name": "spark_hashdiff",
-        "source": LAKE,
-        "target": {"source": ["decimals_lake", matrix.COPY]},
+        "target": CHANGED,
         "algorithm": "hashdiff",
     },
-    {"name": "changed_joindiff", "source": LAKE, "target": CHANGED},
-    {"name": "changed_hashdiff", "source": LAKE, "target": CHANGED, "algorithm": "hashdiff"},
-    {"name": "changed_pg", "source": PG, "target": CHANGED},
+    {"name": "decimals_changed_pg", "source": PG, "target": CHANGED},
 ]
-EQUAL = ["pg_spark", "duckdb_spark", "pg_duckdb", "spark_joindiff", "spark_hashdiff"]
-CHANGED_PAIRS = ["changed_joindiff", "changed_hashdiff", "changed_pg"]
+EQUAL = [
+    "decimals_pg_spark",
+    "decimals_duckdb_spark",
+    "decimals_pg_duckdb",
+    "decimals_spark_joindiff",
+    "decimals_spark_hashdiff",
+]
+CHANGED_PAIRS = ["decimals_changed_joindiff", "decimals_changed_hashdiff", "decimals_changed_pg"]
+
+
+def matrix_pairs() -> list[dict]:
+    """Every pair of this matrix, as the matrices' run compares them (matrix_run.py)."""
+    return [{"key": "id", "bisection_threshold": 2, **pair} for pair in PAIRS]
 
 
 def profile(column: str) -> dict:
@@ -47,19 +52,9 @@ def profile(column: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def reconciled(scratch, spark, postgres_url, tmp_path_factory):
-    matrix.write_spark_tables(spark, scratch.schema)
-    matrix.copy_to_postgres(postgres_url)
-    matrix.copy_to_duckdb(spark, scratch.schema, tmp_path_factory.mktemp("decimals"))
-    scratch.write("models/decimal_sources.yml", matrix.SOURCES)
-    pairs = [{"key": "id", "bisection_threshold": 2, **pair} for pair in PAIRS]
-    assert reconcile(scratch, pairs).success
-    summaries, differences = by_pair(spark, scratch.schema)
-    plans = pairs_from_rows(
-        [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
-    )
-    yield summaries, differences, {plan.name: plan for plan in plans}
-    (scratch.path / "models/decimal_sources.yml").unlink()
+def reconciled(matrices):
+    """This matrix's pairs of the matrices' run: summaries, differences, plans."""
+    return matrices.of(matrix_pairs())
 
 
 @pytest.mark.parametrize("name", EQUAL)
@@ -91,7 +86,7 @@ def test_every_one_step_change_is_found_with_reference_texts(reconciled, name):
     }
 
 
-@pytest.mark.parametrize("name", ["pg_spark", "duckdb_spark"])
+@pytest.mark.parametrize("name", ["decimals_pg_spark", "decimals_duckdb_spark"])
 def test_every_engine_writes_the_references_text(reconciled, spark, name):
     _, _, plans = reconciled
     plan = plans[name]
