@@ -1,5 +1,6 @@
 {#- Each pair's state as the published run left it (the result that run published for the pair,
-    computed by it or by an earlier run), by pair name, as canonical JSON for the reconciliation
+    computed by it or by an earlier run, with the published run's own fingerprints and the hash
+    over them: parity_run_pairs), by pair name, as canonical JSON for the reconciliation
     to decide whether to compare the pair again (src/parity/pipelines/incremental.py); or, for
     every pair, {"missing": why} when there is no state to trust: no run published yet, history
     kept by an older version of parity, or a full refresh (`dbt build --full-refresh`, or the
@@ -19,13 +20,15 @@
         {{ return({'missing': 'no earlier published result'}) }}
     {%- endif -%}
     {%- set kept = adapter.get_columns_in_relation(relations['parity_run_results']) | map(attribute='name') | list -%}
-    {%- if relations['parity_run_pairs'] is none or 'state_hash' not in kept or 'segment_checksums' not in kept -%}
+    {%- set pointed = [] if relations['parity_run_pairs'] is none
+        else adapter.get_columns_in_relation(relations['parity_run_pairs']) | map(attribute='name') | list -%}
+    {%- if 'state_hash' not in pointed or 'segment_checksums' not in kept -%}
         {{ return({'missing': 'the history was kept by an earlier version of parity, without state'}) }}
     {%- endif -%}
     {%- set found = run_query(
         'select results.pair_name, results.run_id, results.status, results.config_hash, results.tolerance_hash,'
-        ~ ' results.source_schema_hash, results.target_schema_hash, results.source_fingerprint, results.target_fingerprint,'
-        ~ ' results.source_checksum, results.target_checksum, results.segment_checksums, results.state_hash'
+        ~ ' results.source_schema_hash, results.target_schema_hash, pairs.source_fingerprint, pairs.target_fingerprint,'
+        ~ ' results.source_checksum, results.target_checksum, results.segment_checksums, pairs.state_hash'
         ~ ' from ' ~ relations['parity_run_pairs'] ~ ' as pairs'
         ~ ' inner join ' ~ relations['parity_run_results'] ~ ' as results'
         ~ ' on results.run_id = pairs.computed_run_id and results.pair_name = pairs.pair_name'

@@ -36,6 +36,9 @@ PAIRS = [
     "corrupted",
     "vanished",
 ]
+# A pair by hashdiff whose copy is written again with the same rows between the first run and the
+# second: kept by its checksums then, and by its fingerprints from then on.
+RECOPIED = "recopied"
 
 
 # Pairs with a PostgreSQL side, each over a copy of the legacy orders of its own: one left alone,
@@ -105,9 +108,10 @@ def copies(scratch, spark, tmp_path_factory):
     folder = tmp_path_factory.mktemp("incremental")
     legacy = spark.table(f"{scratch.schema}.legacy_orders").where("order_id <= 600")
     legacy = legacy.withColumn("doc", F.to_json(F.struct("status", "amount")))
-    for name in ["base", *PAIRS]:
+    names = ["base", *PAIRS, RECOPIED]
+    for name in names:
         legacy.coalesce(1).write.parquet(str(folder / name))
-    tables = [{"name": n, "meta": {"parity": {"path": str(folder / n)}}} for n in ["base", *PAIRS]]
+    tables = [{"name": n, "meta": {"parity": {"path": str(folder / n)}}} for n in names]
     sources = {
         "version": 2,
         "sources": [
@@ -160,8 +164,9 @@ def append(spark, folder: Path, rows) -> None:
 
 
 def tamper(spark, schema: str, pair_name: str) -> None:
-    """The kept state of one pair changed behind parity's back: its target fingerprint."""
-    table = f"{schema}.parity_run_results"
+    """The kept state of one pair changed behind parity's back: its target fingerprint, where
+    the next run reads it."""
+    table = f"{schema}.parity_run_pairs"
     rows = spark.table(table).localCheckpoint()
     forged = F.when(F.col("pair_name") == pair_name, F.lit("files:" + "0" * 64))
     rows = rows.withColumn("target_fingerprint", forged.otherwise(F.col("target_fingerprint")))
@@ -186,10 +191,12 @@ def history_rows(spark, schema: str) -> tuple[int, int]:
 def runs(scratch, spark, copies, pg_tables):
     """Four runs: the first, the same again, again after a change to every pair but two, and a
     full refresh."""
-    pairs = [pair(name) for name in PAIRS] + PG_PAIR_CONFIGS
+    pairs = [pair(name) for name in PAIRS] + [pair(RECOPIED, algorithm="hashdiff")]
+    pairs += PG_PAIR_CONFIGS
     history = []
     first = run(scratch, spark, pairs)
     history.append(history_rows(spark, scratch.schema))
+    rewrite(spark, copies / RECOPIED, lambda rows: rows)
     second = run(scratch, spark, pairs)
     history.append(history_rows(spark, scratch.schema))
 
@@ -225,9 +232,10 @@ def runs(scratch, spark, copies, pg_tables):
         else pair(name)
         for name in PAIRS
     ]
-    third = run(scratch, spark, retuned + PG_PAIR_CONFIGS)
+    retuned += [pair(RECOPIED, algorithm="hashdiff"), *PG_PAIR_CONFIGS]
+    third = run(scratch, spark, retuned)
     history.append(history_rows(spark, scratch.schema))
-    refreshed = run(scratch, spark, retuned + PG_PAIR_CONFIGS, "--full-refresh")
+    refreshed = run(scratch, spark, retuned, "--full-refresh")
     return {
         "first": first,
         "second": second,
@@ -307,9 +315,33 @@ def test_a_full_refresh_compares_every_pair_and_keeps_the_history(runs, spark, s
         assert refreshed[name]["run_mode_reason"].startswith("--full-refresh"), name
     first_run = runs["first"][0]["kept"]["run_id"]
     kept = spark.table(f"{scratch.schema}.parity_run_results").where(f"run_id = '{first_run}'")
-    assert kept.count() == len(PAIRS) + len(PG_PAIRS)
+    assert kept.count() == len(PAIRS) + 1 + len(PG_PAIRS)
     for name in PG_PAIRS:
         assert refreshed[name]["run_mode"] == "compared", name
+
+
+def test_files_written_again_with_the_same_rows_are_read_once_then_fingerprinted(runs):
+    first, _, _ = runs["first"]
+    second, _, logged_second = runs["second"]
+    third, _, logged_third = runs["third"]
+    since = first[RECOPIED]["run_id"]
+    assert_kept(
+        first[RECOPIED],
+        second[RECOPIED],
+        f"unchanged since run {since}: the target's inputs changed, but both sides' whole-table"
+        " checksums are that run's",
+    )
+    # Read by its first pass (the profile of each side), which found the checksums...
+    kept_by_checksums = f"parity pair '{RECOPIED}': unchanged since run {since}: the target's"
+    assert any(
+        line.startswith(kept_by_checksums) and line.endswith(": nothing more compared")
+        for line in logged_second
+    )
+    # ...and the third run finds the files as the second fingerprinted them: nothing is read.
+    assert_kept(first[RECOPIED], third[RECOPIED], f"unchanged since run {since}")
+    assert f"parity pair '{RECOPIED}': unchanged since run {since}: nothing compared" in (
+        logged_third
+    )
 
 
 # A side without an input fingerprint.

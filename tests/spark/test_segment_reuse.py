@@ -16,8 +16,8 @@ from tests.spark.test_algorithms_agree import drilled, ordered
 FACTOR, THRESHOLD = 32, 20
 
 
-def table(size: int, changed: dict[int, str]) -> list:
-    return [((str(i),), (changed.get(i, f"v{i}"), "x")) for i in range(size)]
+def table(size: int, changed: dict[int, str], start: int = 0) -> list:
+    return [((str(i),), (changed.get(i, f"v{i}"), "x")) for i in range(start, size)]
 
 
 def compare(spark, source_rows, target_rows, since=None):
@@ -64,10 +64,31 @@ def test_a_segment_that_differs_no_longer_is_not_reused(spark):
     assert again.stats.segments_reused == 1
 
 
-def test_another_key_range_reuses_nothing(spark):
+def test_keys_appended_within_the_headroom_keep_the_segments(spark):
     first = compare(spark, table(5000, {}), table(5000, {5: "a"}))
-    # A key added past the range moves every cell of an integer key's space.
-    longer = table(5001, {})
+    # Keys 0..4999 span a space 8,192 units wide: 100 keys appended leave every cell in place.
+    longer = table(5100, {})
+    again = compare(spark, longer, table(5000, {5: "a"}), since_of(first))
+    assert ordered(drilled(again)) == ordered(
+        drilled(compare(spark, longer, table(5000, {5: "a"})))
+    )
+    assert again.stats.segments_reused == 1
+    assert first.segments.space.width == 8192 and again.segments.space == first.segments.space
+
+
+def test_a_rolling_window_keeps_the_segments(spark):
+    first = compare(spark, table(5000, {}), table(5000, {4000: "a"}))
+    # The oldest 300 keys deleted and 500 appended: the last space still spans them.
+    source, target = table(5500, {}, 300), table(5500, {4000: "a"}, 300)
+    again = compare(spark, source, target, since_of(first))
+    assert [d.key for d in drilled(again)] == [("4000",)]
+    assert again.stats.segments_reused == 1 and again.segments.space == first.segments.space
+
+
+def test_keys_appended_past_the_headroom_reuse_nothing(spark):
+    first = compare(spark, table(5000, {}), table(5000, {5: "a"}))
+    # Past 8,192 keys the space is another, so is every cell.
+    longer = table(9000, {})
     again = compare(spark, longer, table(5000, {5: "a"}), since_of(first))
     assert ordered(drilled(again)) == ordered(
         drilled(compare(spark, longer, table(5000, {5: "a"})))

@@ -78,3 +78,44 @@ def test_a_shift_where_offered_is_the_cell(a, b, factor, align, data):
     position = data.draw(st.integers(min(a, b), max(a, b)))
     if shift is not None:
         assert (position - space.low) >> shift == space.cell_of(position, depth)
+
+
+@given(positions, positions, st.integers(2, 64), st.sampled_from([1, 64]))
+def test_widths_are_powers_of_two_so_appends_keep_the_space(a, b, factor, align):
+    low, high = min(a, b), max(a, b)
+    space = KeySpace.spanning(low, high, factor, align)
+    assert space.width & (space.width - 1) == 0
+    last = space.low + space.scale * space.width - 1
+    assert last >= high
+    if last <= 2**63 - 1:
+        # Keys appended up to the end of the headroom: the same space, the same cells.
+        assert KeySpace.spanning(low, last, factor, align) == space
+
+
+def test_an_append_past_the_headroom_moves_the_space():
+    space = KeySpace.spanning(1, 1000, 32)
+    assert space.width == 1024
+    assert KeySpace.spanning(1, 1024, 32) == space
+    assert KeySpace.spanning(1, 1025, 32) != space
+
+
+@given(positions, positions, st.integers(2, 64), st.sampled_from([1, 64]), st.data())
+def test_a_space_that_still_spans_covers_every_key(a, b, factor, align, data):
+    space = KeySpace.spanning(min(a, b), max(a, b), factor, align)
+    low = data.draw(st.integers(min(a, b), 2**63 - 1))
+    high = data.draw(st.integers(low, 2**63 - 1))
+    if space.still_spans(low, high, factor, align):
+        assert space.low <= low and high < space.low + space.scale * space.width
+        fresh = KeySpace.spanning(low, high, factor, align)
+        assert space.scale == fresh.scale and space.width <= 2 * fresh.width
+
+
+def test_a_last_space_serves_while_oldest_keys_go_and_new_ones_come():
+    """A rolling window (keys 1..1000, then 301..1020): the last run's space still spans it;
+    a window shrunk to a quarter, or one moved past the headroom, gets a space of its own."""
+    space = KeySpace.spanning(1, 1000, 32)
+    assert space.still_spans(301, 1020, 32)
+    assert KeySpace.spanning(301, 1020, 32) != space
+    assert not space.still_spans(301, 400, 32)
+    assert not space.still_spans(301, 1025, 32)
+    assert not space.still_spans(1, 1000, 16)

@@ -11,9 +11,11 @@ from parity.pipelines.incremental import (
     STATE_FIELDS,
     Rerun,
     _checksums_since,
+    _last_state,
     _segments_since,
     _why_compared,
     checksum_text,
+    next_state,
     state_hash,
 )
 from parity.sides.fingerprints import InputFingerprint
@@ -201,3 +203,32 @@ def test_a_result_that_kept_no_segments_hands_none_on():
     last = {**STATE, "segment_checksums": "", "run_id": "r1", "status": "complete"}
     last["state_hash"] = state_hash("r1", "complete", last)
     assert segments_since(last) is None
+
+
+def test_a_result_kept_by_its_checksums_is_fingerprinted_from_then_on():
+    """Files rewritten with the same rows: kept by their checksums, and the next run, finding
+    the files as this run fingerprinted them, keeps the result without reading them."""
+    now = {**STATE, "target_fingerprint": "files:" + "c" * 64}
+    last = previous()
+    checksums = _checksums_since(last, now)
+    compared = Rerun("compared", "why", "r2", now, checksums, None, _last_state(last, now))
+    state, hashed = next_state(compared.unchanged_by_checksums(CHECKSUMS), "r2", "complete", {})
+    assert state["target_fingerprint"] == now["target_fingerprint"]
+    # What the next run reads: r1's result, with this run's fingerprints and hash.
+    following = {**last, "target_fingerprint": now["target_fingerprint"], "state_hash": hashed}
+    assert why(following, now) is None
+    assert why({**following, "source_checksum": "tampered"}, now) == (
+        "its state is corrupted (its hash does not match it)"
+    )
+
+
+def test_a_result_kept_by_its_fingerprints_keeps_its_hash():
+    last = _last_state(previous(), STATE)
+    kept = Rerun("unchanged", "unchanged since run r1", "r1", STATE, last_state=last)
+    assert next_state(kept, "r2", "complete", {})[1] == previous()["state_hash"]
+
+
+def test_a_result_this_run_computed_keeps_its_own_state():
+    own = {name: STATE[name] for name in STATE_FIELDS if "fingerprint" not in name}
+    state, hashed = next_state(Rerun("compared", "why", "r2", STATE), "r2", "complete", own)
+    assert state == STATE and hashed == state_hash("r2", "complete", STATE)

@@ -149,12 +149,15 @@ def hashdiff(
         # Cells aligned to a side's blocks are summed from them (SparkSide), unless cells
         # smaller than a block are wanted.
         block = max(source.key_block, target.key_block)
-        space = KeySpace.spanning(
+        span = (
             min(p.min_position for p in profiles if p.min_position is not None),
             max(p.max_position for p in profiles if p.max_position is not None),
             factor,
             block if block <= threshold else 1,
         )
+        # The last result's space where it still spans the keys, so its cells are found again.
+        last = None if since is None else since.segments.space
+        space = last if last is not None and last.still_spans(*span) else KeySpace.spanning(*span)
     else:
         # Hashed positions spread over all of their space.
         space = KeySpace.hashed(factor)
@@ -218,7 +221,7 @@ def hashdiff(
         return stats.halted
 
     # The last result's segments are reusable where its space is this run's (a hashed key's
-    # always is; an integer key's while both sides' key range stays within the same cells).
+    # always is; an integer key's while it still spans both sides' keys).
     reusable = since if since is not None and since.segments.space == space else None
     segments: SegmentState | None = None
     depth, frontier = 0, {0: max(source_profile.checksum.rows, target_profile.checksum.rows)}

@@ -44,6 +44,7 @@ STATE_FIELDS = (*DECISION_FIELDS, *CHECKSUM_FIELDS)
 # The fields of the state that a pair's result holds itself (the rest come from this run's
 # fingerprints).
 RESULT_FIELDS = (*DECISION_FIELDS[:4], *CHECKSUM_FIELDS)
+FINGERPRINT_FIELDS = DECISION_FIELDS[4:]
 # What each field's change means, for the reason of a pair compared again.
 CHANGED = {
     "config_hash": "its configuration changed",
@@ -71,6 +72,9 @@ class Rerun:
     # And where that result kept the differing cells of its first segment pass: its run and
     # those cells, which the drill-down may find again unchanged.
     segments_since: tuple[str, SegmentState] | None = None
+    # The last result's state (STATE_FIELDS, with its run_id and status) where it is sound and
+    # computed under this configuration, tolerance and schemas: what a kept result keeps.
+    last_state: dict[str, str] | None = None
 
     @property
     def unchanged(self) -> bool:
@@ -112,9 +116,9 @@ def state_hash(run_id: str, status: str, state: dict[str, str | None]) -> str:
 
 def kept(result: PairResult, rerun: Rerun) -> PairResult:
     """The result with what this run did with the pair, and the state the next run decides by
-    (the state hash covers the result's own run and status)."""
-    state = {"source_fingerprint": "", "target_fingerprint": "", **rerun.state}
-    state.update({name: getattr(result, name) for name in RESULT_FIELDS})
+    (next_state)."""
+    own = {name: getattr(result, name) for name in RESULT_FIELDS}
+    state, hashed = next_state(rerun, result.run_id, result.status, own)
     return replace(
         result,
         run_mode=rerun.mode,
@@ -122,8 +126,27 @@ def kept(result: PairResult, rerun: Rerun) -> PairResult:
         computed_run_id=rerun.computed_run_id,
         source_fingerprint=state["source_fingerprint"],
         target_fingerprint=state["target_fingerprint"],
-        state_hash=state_hash(result.run_id, result.status, state),
+        state_hash=hashed,
     )
+
+
+def next_state(
+    rerun: Rerun, run_id: str, status: str, own: dict[str, str]
+) -> tuple[dict[str, str], str]:
+    """The state a pair's row of this run leaves the next, and its hash: this run's fingerprints,
+    and the rest of the state of the result published for the pair, the hash covering that
+    result's run and status. That is the result's own state (``own``, RESULT_FIELDS) where this
+    run computed it, else the kept result's. The next run reads the fingerprints and the hash
+    from this run's row of parity_run_pairs (macros/plan/previous_states.sql), so inputs
+    rewritten with the same rows, kept by their checksums, are fingerprinted from then on
+    instead of read again every run."""
+    state = {"source_fingerprint": "", "target_fingerprint": "", **rerun.state}
+    if rerun.unchanged and rerun.last_state is not None:
+        last = rerun.last_state
+        state = {**last, **{name: state[name] for name in FINGERPRINT_FIELDS}}
+        return state, state_hash(last["run_id"], last["status"], state)
+    state.update(own)
+    return state, state_hash(run_id, status, state)
 
 
 def decide(spark: SparkSession, pair: PairPlan) -> Rerun:
@@ -138,12 +161,13 @@ def decide(spark: SparkSession, pair: PairPlan) -> Rerun:
     }
     previous = pair.previous_state
     reason = _why_compared(previous, state, inputs)
+    last = _last_state(previous, state)
     if reason is None:
         since = str(previous["run_id"])
-        return Rerun("unchanged", f"unchanged since run {since}", since, state)
+        return Rerun("unchanged", f"unchanged since run {since}", since, state, last_state=last)
     checksums = _checksums_since(previous, state)
     segments = _segments_since(previous, checksums)
-    return Rerun("compared", reason, pair.run_id, state, checksums, segments)
+    return Rerun("compared", reason, pair.run_id, state, checksums, segments, last)
 
 
 def _why_compared(
@@ -179,18 +203,27 @@ def _state_problem(previous: dict[str, str | None]) -> str | None:
     return None
 
 
-def _checksums_since(
-    previous: dict[str, str | None], state: dict[str, str]
-) -> tuple[str, tuple[str, str]] | None:
-    """The last result's run and checksums, where that result stands if the sides' checksums
-    are found again: its state sound, computed under this configuration, tolerance and
-    schemas, by a first pass with checksums (hashdiff's); only its inputs may differ."""
+def _last_state(previous: dict[str, str | None], state: dict[str, str]) -> dict[str, str] | None:
+    """The last result's state, with its run and status, where it can be built on: sound, and
+    computed under this configuration, tolerance and schemas (only its inputs may differ)."""
     if _state_problem(previous) is not None:
         return None
     if any(previous[name] != state[name] for name in DECISION_FIELDS[:4]):
         return None
-    checksums = (str(previous["source_checksum"]), str(previous["target_checksum"]))
-    return (str(previous["run_id"]), checksums) if all(checksums) else None
+    return {name: str(previous[name]) for name in ("run_id", "status", *STATE_FIELDS)}
+
+
+def _checksums_since(
+    previous: dict[str, str | None], state: dict[str, str]
+) -> tuple[str, tuple[str, str]] | None:
+    """The last result's run and checksums, where that result stands if the sides' checksums
+    are found again: its state can be built on (_last_state), and it was computed by a first
+    pass with checksums (hashdiff's)."""
+    last = _last_state(previous, state)
+    if last is None:
+        return None
+    checksums = (last["source_checksum"], last["target_checksum"])
+    return (last["run_id"], checksums) if all(checksums) else None
 
 
 def _segments_since(

@@ -36,12 +36,31 @@ class KeySpace:
         """The space covering every position from ``minimum`` to ``maximum`` inclusive. With
         ``align``, its low end and its unit are multiples of ``align``, so each block of
         ``align`` positions starting at a multiple of it lies whole inside one cell at every
-        depth (a side that summarized such blocks answers checksums from them)."""
+        depth (a side that summarized such blocks answers checksums from them). Its width is a
+        power of two: keys appended into that headroom leave every cell where it was, so a
+        pair's next run finds its last result's segments again (algorithms/segment_state.py)."""
         low = minimum - minimum % align
         span = maximum - low + 1
-        smallest = -(-span // _widest(factor))
+        widest = 1 << (_widest(factor).bit_length() - 1)
+        smallest = -(-span // widest)
         scale = -(-smallest // align) * align
-        return cls(low=low, scale=scale, width=-(-span // scale), factor=factor)
+        units = -(-span // scale)
+        return cls(low=low, scale=scale, width=1 << (units - 1).bit_length(), factor=factor)
+
+    def still_spans(self, minimum: int, maximum: int, factor: int, align: int = 1) -> bool:
+        """Whether this space, a last run's, may serve again for positions from ``minimum`` to
+        ``maximum``: it covers them, aligned as asked, in the unit ``spanning`` would choose and
+        at most twice as wide, so its cells are no sparser than a fresh space's by more than
+        that. Oldest keys deleted and new ones appended then keep the cells in place."""
+        fresh = KeySpace.spanning(minimum, maximum, factor, align)
+        return (
+            self.factor == factor
+            and self.aligned(align)
+            and self.low <= minimum
+            and maximum < self.low + self.scale * self.width
+            and self.scale == fresh.scale
+            and self.width <= 2 * fresh.width
+        )
 
     @classmethod
     def hashed(cls, factor: int) -> KeySpace:
