@@ -3,6 +3,7 @@ sides' checksums of a segment are unchanged, and finds what a drill-down of ever
 
 from __future__ import annotations
 
+import pytest
 from pyspark.sql import functions as F
 
 from parity.algorithms.hashdiff import Since, hashdiff
@@ -64,16 +65,19 @@ def test_a_segment_that_differs_no_longer_is_not_reused(spark):
     assert again.stats.segments_reused == 1
 
 
-def test_keys_appended_within_the_headroom_keep_the_segments(spark):
+# Keys 0..4999 span a space 8,192 units wide: keys appended up to its end leave every cell in
+# place; past it the space is another, and so is every cell.
+@pytest.mark.parametrize(("size", "reused"), [(5100, 1), (9000, 0)])
+def test_keys_appended_keep_the_segments_within_the_headroom(spark, size, reused):
     first = compare(spark, table(5000, {}), table(5000, {5: "a"}))
-    # Keys 0..4999 span a space 8,192 units wide: 100 keys appended leave every cell in place.
-    longer = table(5100, {})
+    longer = table(size, {})
     again = compare(spark, longer, table(5000, {5: "a"}), since_of(first))
     assert ordered(drilled(again)) == ordered(
         drilled(compare(spark, longer, table(5000, {5: "a"})))
     )
-    assert again.stats.segments_reused == 1
-    assert first.segments.space.width == 8192 and again.segments.space == first.segments.space
+    assert again.stats.segments_reused == reused
+    assert first.segments.space.width == 8192
+    assert (again.segments.space == first.segments.space) == bool(reused)
 
 
 def test_a_rolling_window_keeps_the_segments(spark):
@@ -83,17 +87,6 @@ def test_a_rolling_window_keeps_the_segments(spark):
     again = compare(spark, source, target, since_of(first))
     assert [d.key for d in drilled(again)] == [("4000",)]
     assert again.stats.segments_reused == 1 and again.segments.space == first.segments.space
-
-
-def test_keys_appended_past_the_headroom_reuse_nothing(spark):
-    first = compare(spark, table(5000, {}), table(5000, {5: "a"}))
-    # Past 8,192 keys the space is another, so is every cell.
-    longer = table(9000, {})
-    again = compare(spark, longer, table(5000, {5: "a"}), since_of(first))
-    assert ordered(drilled(again)) == ordered(
-        drilled(compare(spark, longer, table(5000, {5: "a"})))
-    )
-    assert again.stats.segments_reused == 0
 
 
 def test_a_halted_drill_down_keeps_no_segments(spark):
