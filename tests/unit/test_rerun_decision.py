@@ -122,7 +122,7 @@ def test_a_first_pass_is_kept_with_everything_the_result_depends_on():
 
 def rerun(last: dict, now: dict | None = None) -> Rerun:
     now = now or STATE
-    return Rerun("compared", "why", "r2", now, _checksums_since(last, now))
+    return Rerun("compared", "why", "r2", now, _checksums_since(_last_state(last, now)))
 
 
 @pytest.mark.parametrize(
@@ -175,7 +175,7 @@ def test_a_result_computed_by_joindiff_has_no_checksums_to_keep_it_by():
 
 
 def segments_since(last: dict, now: dict | None = None):
-    return _segments_since(last, _checksums_since(last, now or STATE))
+    return _segments_since(last, _checksums_since(_last_state(last, now or STATE)))
 
 
 def test_the_segments_a_sound_state_kept_are_handed_on_with_its_run():
@@ -210,8 +210,8 @@ def test_a_result_kept_by_its_checksums_is_fingerprinted_from_then_on():
     the files as this run fingerprinted them, keeps the result without reading them."""
     now = {**STATE, "target_fingerprint": "files:" + "c" * 64}
     last = previous()
-    checksums = _checksums_since(last, now)
-    compared = Rerun("compared", "why", "r2", now, checksums, None, _last_state(last, now))
+    kept = _last_state(last, now)
+    compared = Rerun("compared", "why", "r2", now, _checksums_since(kept), None, kept)
     state, hashed = next_state(compared.unchanged_by_checksums(CHECKSUMS), "r2", "complete", {})
     assert state["target_fingerprint"] == now["target_fingerprint"]
     # What the next run reads: r1's result, with this run's fingerprints and hash.

@@ -165,7 +165,7 @@ def decide(spark: SparkSession, pair: PairPlan) -> Rerun:
     if reason is None:
         since = str(previous["run_id"])
         return Rerun("unchanged", f"unchanged since run {since}", since, state, last_state=last)
-    checksums = _checksums_since(previous, state)
+    checksums = _checksums_since(last)
     segments = _segments_since(previous, checksums)
     return Rerun("compared", reason, pair.run_id, state, checksums, segments, last)
 
@@ -213,13 +213,10 @@ def _last_state(previous: dict[str, str | None], state: dict[str, str]) -> dict[
     return {name: str(previous[name]) for name in ("run_id", "status", *STATE_FIELDS)}
 
 
-def _checksums_since(
-    previous: dict[str, str | None], state: dict[str, str]
-) -> tuple[str, tuple[str, str]] | None:
+def _checksums_since(last: dict[str, str] | None) -> tuple[str, tuple[str, str]] | None:
     """The last result's run and checksums, where that result stands if the sides' checksums
-    are found again: its state can be built on (_last_state), and it was computed by a first
-    pass with checksums (hashdiff's)."""
-    last = _last_state(previous, state)
+    are found again: its state can be built on (``last``, _last_state's), and it was computed
+    by a first pass with checksums (hashdiff's)."""
     if last is None:
         return None
     checksums = (last["source_checksum"], last["target_checksum"])
