@@ -15,7 +15,7 @@ from parity.log import logger
 from parity.pipelines.outcome import Outcome
 from parity.plan import PairPlan
 from parity.results import judgement
-from parity.results.summary import Findings, rows_beyond_tolerance, summarize
+from parity.results.summary import Findings, summarize
 from parity.sides.spark import SparkSide
 
 
@@ -57,19 +57,15 @@ def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
         with first.compared_rows(source, target, limit) as rows:
             unique_keys = not any(counts.duplicate_keys for counts in first.counts)
             diffs = canonical_join(*rows, keys, values, unique_keys)
-            if pair.critical_drift_ratio is not None:
-                diffs = diffs.persist()  # read twice: counted for the breaker, then summarized
-            try:
-                if pair.critical_drift_ratio is not None:
-                    found = rows_beyond_tolerance(diffs, names, rules)
-                    compared = max(c.rows for c in first.counts)
-                    if judgement.too_many(pair, found, compared):
-                        stats.halted_by = "critical_drift_ratio"
-                # A pair stopped by its circuit breaker keeps none of its row differences.
-                published = stats.halted_by != "critical_drift_ratio"
-                findings = summarize(diffs, names, rules, with_differences=published)
-            finally:
-                diffs.unpersist()
+            findings = summarize(diffs, names, rules)
+        # The breaker counts what the findings counted: the rows beyond tolerance.
+        compared = max(c.rows for c in first.counts)
+        if pair.critical_drift_ratio is not None and judgement.too_many(
+            pair, findings.differing_rows, compared
+        ):
+            stats.halted_by = "critical_drift_ratio"
+            # A pair stopped by its circuit breaker keeps none of its row differences.
+            findings = findings.unpublished()
         logger.info(
             "parity pair '%s': joindiff pass 2, the rows where %s compared", pair.name, first.found
         )
