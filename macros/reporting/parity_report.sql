@@ -23,6 +23,7 @@
             ~ last['run_id'] ~ ", started " ~ last['started'], info=True) -%}
     {%- endif -%}
     {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
+    {%- set examples = parity._report_examples(differences, pairs, example_rows | int) -%}
     {%- for pair in pairs -%}
         {%- do log('', info=True) -%}
         {%- set verdict = 'ERROR' if pair['status'] == 'error' else ('PASS' if pair['passed'] else ('HALTED' if pair['halted'] else 'DIFFERENT')) -%}
@@ -41,10 +42,7 @@
             ~ ", rows moved " ~ pair['rows_moved'] ~ " (out of source " ~ pair['source_rows_moved']
             ~ ", out of target " ~ pair['target_rows_moved'] ~ "), config " ~ pair['config_hash'][:12] ~ ", tolerance " ~ pair['tolerance_hash'][:12], info=True) -%}
         {%- if not pair['passed'] -%}
-            {%- set examples = run_query('select key, kind, column_name, source_value, target_value, source_hash, target_hash from ' ~ differences
-                ~ ' where pair_name = ' ~ parity._spark_string_literal(pair['pair_name'])
-                ~ ' order by key is not null, kind, length(key), key, column_name limit ' ~ (example_rows | int)) -%}
-            {%- for row in examples -%}
+            {%- for row in examples.get(pair['pair_name'], []) -%}
                 {%- do log("    " ~ (("key " ~ parity._shown(row['key'], none, max_value_chars) ~ " ") if row['key'] is not none else '') ~ row['kind'] ~ (" " ~ row['column_name'] if row['column_name'] else '')
                     ~ ": source " ~ parity._shown(row['source_value'], row['source_hash'], max_value_chars)
                     ~ " | target " ~ parity._shown(row['target_value'], row['target_hash'], max_value_chars), info=True) -%}
@@ -56,6 +54,28 @@
         {%- do log('Full results: ' ~ summary ~ ' and ' ~ differences, info=True) -%}
     {%- endif -%}
     {{ return('') }}
+{% endmacro %}
+
+
+{#- The first differences of each pair that did not pass, by pair name: one query for every pair,
+    not one each, so that a run of many pairs reports as quickly as a run of one. Schema findings
+    (no key) come first, then by kind, then by key. -#}
+{% macro _report_examples(differences, pairs, example_rows) %}
+    {%- set failed = [] -%}
+    {%- for pair in pairs if not pair['passed'] -%}
+        {%- do failed.append(parity._spark_string_literal(pair['pair_name'])) -%}
+    {%- endfor -%}
+    {%- set examples = {} -%}
+    {%- if failed and example_rows > 0 -%}
+        {%- set found = run_query('select pair_name, key, kind, column_name, source_value, target_value, source_hash, target_hash from ('
+            ~ 'select *, row_number() over (partition by pair_name order by key is not null, kind, length(key), key, column_name) as example'
+            ~ ' from ' ~ differences ~ ' where pair_name in (' ~ failed | join(', ') ~ ')) where example <= ' ~ example_rows
+            ~ ' order by pair_name, example') -%}
+        {%- for row in found -%}
+            {%- do examples.setdefault(row['pair_name'], []).append(row) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(examples) }}
 {% endmacro %}
 
 

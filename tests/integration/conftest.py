@@ -7,9 +7,10 @@ import pytest
 from tests.conftest import dbt_on_package
 from tests.integration.dbt_project_copy import DbtProject
 from tests.integration.mariadb_server import mariadb_server
-from tests.integration.matrix_run import MatrixRun, reconcile_matrices
+from tests.integration.matrix_run import reconcile_matrices
 from tests.integration.postgres_server import postgres_server
 from tests.integration.remote_tables import SOURCES, copy_to_duckdb, copy_to_postgres
+from tests.integration.run_results import PublishedRun
 
 
 @pytest.fixture(scope="session")
@@ -60,7 +61,7 @@ def remote_legacy(scratch, spark, tmp_path_factory, postgres_url):
 
 
 @pytest.fixture(scope="session")
-def matrices(spark, postgres_url, mariadb_url, tmp_path_factory) -> MatrixRun:
+def matrices(spark, postgres_url, mariadb_url, tmp_path_factory) -> PublishedRun:
     """The type, time, MySQL and decimal matrices, reconciled in one dbt run (matrix_run.py)."""
     return reconcile_matrices(spark, postgres_url, mariadb_url, tmp_path_factory.mktemp("matrices"))
 

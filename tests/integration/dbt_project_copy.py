@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 from collections.abc import Callable
@@ -14,15 +16,22 @@ from dbt.contracts.graph.manifest import Manifest
 
 from tests.conftest import REPO
 
-LEFT_BEHIND = shutil.ignore_patterns(
-    "target", "dbt_packages", "logs", "spark-warehouse", "metastore_db", "package-lock.yml"
+LEFT_BEHIND_NAMES = (
+    "target",
+    "dbt_packages",
+    "logs",
+    "spark-warehouse",
+    "metastore_db",
+    "package-lock.yml",
 )
+LEFT_BEHIND = shutil.ignore_patterns(*LEFT_BEHIND_NAMES)
 
 
 class DbtProject:
     def __init__(self, path: Path, schema: str) -> None:
         self.path = path
         self.schema = schema
+        self._manifests: dict[str, Manifest] = {}
 
     @classmethod
     def copy_of_demo(cls, destination: Path, schema: str) -> DbtProject:
@@ -47,11 +56,15 @@ class DbtProject:
         logged: list[str] | None = None,
         after_model: dict[str, Callable[[], None]] | None = None,
         manifest: Manifest | None = None,
+        parse_once: bool = False,
     ) -> dbtRunnerResult:
         """Runs dbt on the project; ``logged`` collects the messages macros log, and
         ``after_model`` runs a function as soon as the model it names is built, before the next
         model starts (dbt calls its callbacks in the thread that runs the model). Given a
-        ``manifest`` (what `dbt parse` returns), dbt runs on it without parsing the project."""
+        ``manifest`` (what `dbt parse` returns), dbt runs on it without parsing the project;
+        with ``parse_once``, on the manifest of `parsed`."""
+        if parse_once and manifest is None and vars is not None:
+            manifest = self.parsed(vars)
         os.environ["PARITY_SCHEMA"] = self.schema
         command = [*args, "--project-dir", str(self.path), "--profiles-dir", str(REPO / "profiles")]
         if vars is not None:
@@ -61,9 +74,47 @@ class DbtProject:
             callbacks.append(lambda event: _after_model(event, after_model))
         return dbtRunner(manifest=manifest, callbacks=callbacks).invoke(command)
 
+    def parsed(self, vars: dict[str, Any]) -> Manifest | None:
+        """The project as `dbt parse` reads it with ``vars``, parsed once for as long as its files,
+        its vars but the pairs, and the relations the pairs name stay the same (parsing the plan
+        makes each named relation one of its dependencies); None when the parse fails, so the
+        command parses itself and fails as a user sees it. Parsing is a quarter of a one-pair
+        run, and the models read the pairs again when they compile, checking them as they do
+        (test_configuration_errors.py)."""
+        unpaired = {name: value for name, value in vars.items() if name != "parity"}
+        key = f"{self._files_digest()} {yaml.safe_dump(unpaired)} {_relations_named(vars)}"
+        if key not in self._manifests:
+            result = self.dbt("parse", vars=vars)
+            if not result.success:
+                return None
+            self._manifests[key] = result.result
+        return self._manifests[key]
+
+    def _files_digest(self) -> str:
+        """The project's own files (its sources, models, tests and settings), by content."""
+        digest = hashlib.sha256()
+        for folder, subfolders, files in os.walk(self.path):
+            subfolders[:] = sorted(d for d in subfolders if d not in LEFT_BEHIND_NAMES)
+            for name in sorted(set(files) - set(LEFT_BEHIND_NAMES)):
+                path = Path(folder, name)
+                digest.update(f"{path.relative_to(self.path)}\0".encode() + path.read_bytes())
+        return digest.hexdigest()
+
     def demo_vars(self, **extra: Any) -> dict[str, Any]:
         settings = yaml.safe_load((self.path / "dbt_project.yml").read_text())["vars"]
         return {**settings, "orders_rows": 3000, **extra}
+
+
+def _relations_named(vars: dict[str, Any]) -> list[str]:
+    """The relations the pairs name, each side as its `ref` or `source`."""
+    pairs = (vars.get("parity") or {}).get("pairs") or []
+    sides = [pair.get(side) for pair in pairs for side in ("source", "target")]
+    named = {
+        json.dumps({k: side[k] for k in ("ref", "source") if k in side}, sort_keys=True)
+        for side in sides
+        if isinstance(side, dict)
+    }
+    return sorted(named)
 
 
 def error_text(result: dbtRunnerResult) -> str:

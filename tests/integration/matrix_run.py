@@ -1,23 +1,15 @@
 """The type, time, MySQL, decimal and decimal-against-float matrices (type_matrix.py,
 time_matrix.py, mysql_matrix.py, decimal_matrix.py, decimal_float_matrix.py) written into their
 engines and reconciled in one dbt run, in a copy of the demo of their own: each matrix's test
-module reads its own pairs' results from that run.
-
-A dbt run parses the project and builds every model of the plan and of the results once, however
-many pairs it compares: the matrices' pairs (whose names differ) in one run cost about what
-one matrix's run did. The run's tables are read as it ends, and kept: a later run in the project
-would replace them."""
+module reads its own pairs' results from that run (run_results.PublishedRun): the matrices'
+pairs (whose names differ) in one run cost about what one matrix's run did."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from pyspark.sql import Row, SparkSession
+from pyspark.sql import SparkSession
 
-from parity.plan import PairPlan, pairs_from_rows
 from tests.integration import (
     decimal_float_matrix,
     decimal_matrix,
@@ -27,7 +19,7 @@ from tests.integration import (
 )
 from tests.integration.dbt_project_copy import DbtProject, error_text
 from tests.integration.remote_tables import reconcile
-from tests.integration.run_results import shaped
+from tests.integration.run_results import PublishedRun
 from tests.integration.test_decimal_float_pairs import matrix_pairs as decimal_float_pairs
 from tests.integration.test_decimal_matrix import matrix_pairs as decimal_pairs
 from tests.integration.test_mysql_matrix import matrix_pairs as mysql_pairs
@@ -35,34 +27,9 @@ from tests.integration.test_time_matrix import matrix_pairs as time_pairs
 from tests.integration.test_type_matrix import matrix_pairs as type_pairs
 
 
-@dataclass(frozen=True)
-class MatrixRun:
-    summaries: list[Row]
-    differences: list[Row]
-    plans: dict[str, PairPlan]
-    schema_diff: list[Row]
-
-    def of(
-        self,
-        pairs: Iterable[dict],
-        shape: Callable[[Row], Any] = Row.asDict,
-        into: Callable[[Iterable[Any]], Any] = list,
-    ) -> tuple[dict[str, Row], dict[str, Any], dict[str, PairPlan]]:
-        """The given pairs' summary rows and differences, as `run_results.by_pair` gives them
-        (``shape``, ``into``), and their plans, by pair name."""
-        names = {pair["name"] for pair in pairs}
-        summaries, differences = shaped(
-            (row for row in self.summaries if row["pair_name"] in names),
-            (row for row in self.differences if row["pair_name"] in names),
-            shape,
-            into,
-        )
-        return summaries, differences, {n: p for n, p in self.plans.items() if n in names}
-
-
 def reconcile_matrices(
     spark: SparkSession, postgres_url: str, mariadb_url: str, folder: Path
-) -> MatrixRun:
+) -> PublishedRun:
     project = DbtProject.copy_of_demo(folder / "project", "parity_matrices")
     schema = project.schema
     spark.sql(f"create schema if not exists {schema}")
@@ -104,13 +71,7 @@ def reconcile_matrices(
     assert len(set(names)) == len(names), "the matrices' pair names must differ"
     result = reconcile(project, pairs)
     assert result.success, error_text(result)
-    plans = pairs_from_rows([r.asDict() for r in spark.table(f"{schema}.parity_plan").collect()])
-    return MatrixRun(
-        spark.table(f"{schema}.parity_summary").collect(),
-        spark.table(f"{schema}.parity_differences").collect(),
-        {plan.name: plan for plan in plans},
-        spark.table(f"{schema}.parity_schema_diff").collect(),
-    )
+    return PublishedRun.read(spark, schema)
 
 
 def _folder(path: Path) -> Path:

@@ -104,7 +104,8 @@ def migration_pair(name: str, **options) -> dict:
 
 def reconcile(project, pairs, logged: list[str] | None = None, *flags: str):
     """Introspects, plans, reconciles and publishes the given pairs in the project; ``logged``
-    collects what the run logs; ``flags`` go to dbt (``--full-refresh``)."""
+    collects what the run logs; ``flags`` go to dbt (``--full-refresh``). The project is parsed
+    once for runs that differ only in their pairs (`DbtProject.parsed`)."""
     return project.dbt(
         "run",
         "--select",
@@ -112,4 +113,5 @@ def reconcile(project, pairs, logged: list[str] | None = None, *flags: str):
         *flags,
         vars=project.demo_vars(parity={"pairs": pairs}),
         logged=logged,
+        parse_once=True,
     )

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql import Row, SparkSession
+
+from parity.plan import PairPlan, pairs_from_rows
 
 
 def by_pair(
@@ -24,6 +27,47 @@ def by_pair(
         shape,
         into,
     )
+
+
+@dataclass(frozen=True)
+class PublishedRun:
+    """What one run published, read as it ended: many tests' pairs reconciled in one run (a run
+    costs about the same whatever pairs it compares), each test reading its own pairs; a later
+    run in the project replaces the tables, not this."""
+
+    summaries: list[Row]
+    differences: list[Row]
+    plans: dict[str, PairPlan]
+    schema_diff: list[Row]
+
+    @classmethod
+    def read(cls, spark: SparkSession, schema: str) -> PublishedRun:
+        plans = pairs_from_rows(
+            [r.asDict() for r in spark.table(f"{schema}.parity_plan").collect()]
+        )
+        return cls(
+            spark.table(f"{schema}.parity_summary").collect(),
+            spark.table(f"{schema}.parity_differences").collect(),
+            {plan.name: plan for plan in plans},
+            spark.table(f"{schema}.parity_schema_diff").collect(),
+        )
+
+    def of(
+        self,
+        pairs: Iterable[dict],
+        shape: Callable[[Row], Any] = Row.asDict,
+        into: Callable[[Iterable[Any]], Any] = list,
+    ) -> tuple[dict[str, Row], dict[str, Any], dict[str, PairPlan]]:
+        """The given pairs' summary rows and differences, as `by_pair` gives them (``shape``,
+        ``into``), and their plans, by pair name."""
+        names = {pair["name"] for pair in pairs}
+        summaries, differences = shaped(
+            (row for row in self.summaries if row["pair_name"] in names),
+            (row for row in self.differences if row["pair_name"] in names),
+            shape,
+            into,
+        )
+        return summaries, differences, {n: p for n, p in self.plans.items() if n in names}
 
 
 def shaped(

@@ -39,7 +39,7 @@ class Cluster:
 
 
 @contextmanager
-def standalone_cluster(workers: int = 2, cores: int = 1, memory: str = "1g") -> Iterator[Cluster]:
+def standalone_cluster(workers: int = 1, cores: int = 2, memory: str = "1g") -> Iterator[Cluster]:
     """Starts a master and ``workers`` workers, waits until every worker has registered, and
     yields the cluster (its master's URL); stops every process of the cluster afterwards."""
     port = free_port()

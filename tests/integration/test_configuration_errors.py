@@ -242,6 +242,7 @@ def test_key_problems_make_the_pair_an_error(scratch, spark):
         "--select",
         "parity_remote_relations+",
         vars=scratch.demo_vars(parity={"pairs": [pair]}),
+        parse_once=True,
     )
     assert result.success, error_text(result)
     failure = pair_error(spark, scratch.schema, "p")
@@ -255,6 +256,7 @@ def test_key_problems_make_the_pair_an_error(scratch, spark):
         "--select",
         "parity_remote_relations+",
         vars=scratch.demo_vars(parity={"pairs": [GOOD]}),
+        parse_once=True,
     )
     assert duplicated.success, error_text(duplicated)
     assert (

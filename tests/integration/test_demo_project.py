@@ -141,10 +141,12 @@ def test_rebuild_gives_identical_results(demo, spark):
     before_differences = spark.table(f"{demo.schema}.parity_differences").drop("run_id").collect()
     # Results are published only by the run that planned them: the plan is rebuilt too. Nothing
     # changed, so each result is kept as it was; compared again in full, it is the same.
-    assert demo.dbt("run", "--select", "parity_plan+", vars=demo.demo_vars()).success
+    assert demo.dbt(
+        "run", "--select", "parity_plan+", vars=demo.demo_vars(), parse_once=True
+    ).success
     kept = summary(spark, demo.schema)
     assert demo.dbt(
-        "run", "--select", "parity_plan+", "--full-refresh", vars=demo.demo_vars()
+        "run", "--select", "parity_plan+", "--full-refresh", vars=demo.demo_vars(), parse_once=True
     ).success
     after = summary(spark, demo.schema)
     for pair, row in before.items():

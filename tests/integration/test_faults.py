@@ -257,10 +257,14 @@ def test_dead_letters_make_the_published_pair_incomplete_until_a_run_completes_i
     build = ["build", "--select", "parity_remote_relations+", "--exclude", "package:parity_demo"]
     try:
         faults(slow_key=42, slow_key_seconds=5)
-        failed = scratch.dbt(*build, vars=scratch.demo_vars(parity={"pairs": [pair]}))
+        failed = scratch.dbt(
+            *build, vars=scratch.demo_vars(parity={"pairs": [pair]}), parse_once=True
+        )
         summary = spark.table(f"{scratch.schema}.parity_summary").collect()
         faults()
-        completed = scratch.dbt(*build, vars=scratch.demo_vars(parity={"pairs": [pair]}))
+        completed = scratch.dbt(
+            *build, vars=scratch.demo_vars(parity={"pairs": [pair]}), parse_once=True
+        )
         again = spark.table(f"{scratch.schema}.parity_summary").collect()
     finally:
         (scratch.path / "models/faulty_sources.yml").unlink()

@@ -13,7 +13,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from tests.integration.remote_tables import reconcile
-from tests.integration.run_results import by_pair, pair_error
+from tests.integration.run_results import by_pair, error_of
 
 ORDERS_ENV = "PARITY_TEST_ORDERS_PARQUET"
 SOURCES_FILE = "models/file_sources.yml"
@@ -141,6 +141,7 @@ def plan_only(project, pairs):
         "--select",
         "parity_remote_relations parity_remote_columns parity_plan",
         vars=project.demo_vars(parity={"pairs": pairs}),
+        parse_once=True,
     )
 
 
@@ -198,53 +199,59 @@ def planned(scratch, spark) -> dict:
     return {r["pair_name"]: r for r in spark.table(f"{scratch.schema}.parity_plan").collect()}
 
 
-@pytest.mark.parametrize(
-    ("files_table", "problem"),
-    [
-        (
-            "orders_missing",
-            "Spark cannot read parquet files at {missing}:"
-            " [PATH_NOT_FOUND] Path does not exist: file:{missing}.",
-        ),
-        (
-            "json_read_as_parquet",
-            "Spark cannot read parquet files at {json}: [FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER]"
-            " Encountered error while reading file file:{json}/part-0.json.",
-        ),
-    ],
-)
-def test_an_unreadable_pair_is_planned_as_its_problem_and_fails_alone(
-    scratch, spark, files, files_table, problem
-):
-    both_files = {
-        **orders_pair("files_both", files_table),
-        "target": {"source": ["order_files", "orders_copy"]},
-    }
-    pairs = [
-        orders_pair("files", files_table),
-        both_files,
-        orders_pair("orders_copy", "orders_copy"),
-    ]
-    # One run plans and reconciles: its plan holds the other pair in full, and the unreadable
-    # one as its problem, Spark's reason.
+# Each unreadable table of files, and Spark's reason, under the pair names it is read by.
+UNREADABLE = {
+    "orders_missing": (
+        "Spark cannot read parquet files at {missing}:"
+        " [PATH_NOT_FOUND] Path does not exist: file:{missing}."
+    ),
+    "json_read_as_parquet": (
+        "Spark cannot read parquet files at {json}: [FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER]"
+        " Encountered error while reading file file:{json}/part-0.json."
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def unreadable_run(scratch, spark, files):
+    """One run of a readable pair beside, for each unreadable table, a pair reading it against
+    a model and a pair reading it against readable files; its plan, by pair name."""
+    pairs = [orders_pair("orders_copy", "orders_copy")]
+    for files_table in UNREADABLE:
+        pairs.append(orders_pair(files_table, files_table))
+        pairs.append(
+            {
+                **orders_pair(f"{files_table}_both", files_table),
+                "target": {"source": ["order_files", "orders_copy"]},
+            }
+        )
     assert reconcile(scratch, pairs).success
     plan = planned(scratch, spark)
-    assert plan["orders_copy"]["problem"] == "" and plan["orders_copy"]["source_canonical_sql"]
-    expected = f"source relation (source order_files.{files_table}): " + problem.format(
-        missing=files.missing, json=files.customers_json
-    )
-    for name in ("files", "files_both"):
-        assert plan[name]["problem"].startswith(expected), plan[name]["problem"]
-        assert plan[name]["source_canonical_sql"] == plan[name]["target_canonical_sql"] == ""
     # The readable side's files were read, and the view left to describe them dropped.
     assert not spark.catalog.tableExists("__parity_described_target")
+    return plan, by_pair(spark, scratch.schema)[0]
+
+
+@pytest.mark.parametrize("files_table", UNREADABLE)
+def test_an_unreadable_pair_is_planned_as_its_problem_and_fails_alone(
+    unreadable_run, files, files_table
+):
+    # One run plans and reconciles: its plan holds the other pair in full, and the unreadable
+    # ones as their problem, Spark's reason.
+    plan, summaries = unreadable_run
+    assert plan["orders_copy"]["problem"] == "" and plan["orders_copy"]["source_canonical_sql"]
+    problem = UNREADABLE[files_table].format(missing=files.missing, json=files.customers_json)
+    expected = f"source relation (source order_files.{files_table}): {problem}"
+    for name in (files_table, f"{files_table}_both"):
+        assert plan[name]["problem"].startswith(expected), plan[name]["problem"]
+        assert plan[name]["source_canonical_sql"] == plan[name]["target_canonical_sql"] == ""
 
     # Reconciled, the pair is an error naming itself, its side, its relation and the reason;
     # the other pair is published.
-    message = pair_error(spark, scratch.schema, "files")
-    assert f"parity pair 'files': {expected}" in message
+    message = error_of(summaries[files_table])
+    assert f"parity pair '{files_table}': {expected}" in message
     assert "\tat " not in message and "\n" not in message, message
-    assert by_pair(spark, scratch.schema)[0]["orders_copy"]["status"] == "complete"
+    assert summaries["orders_copy"]["status"] == "complete"
 
 
 def test_unset_path_variable_names_pair_side_and_variable(scratch, spark, files, monkeypatch):

@@ -179,7 +179,11 @@ def test_warn_flags_the_pair_and_off_does_not(keyed):
 
 def test_key_tests_fail_on_planted_keys_and_pass_on_clean_ones(scratch, spark, keyed):
     result = scratch.dbt(
-        "test", "--select", "source:keys_lake", vars=scratch.demo_vars(parity={"pairs": PAIRS})
+        "test",
+        "--select",
+        "source:keys_lake",
+        vars=scratch.demo_vars(parity={"pairs": PAIRS}),
+        parse_once=True,
     )
     tests = [r for r in result.result.results if r.node.resource_type == "test"]
     assert {r.node.name: (str(r.status), r.failures) for r in tests} == {

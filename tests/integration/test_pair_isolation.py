@@ -53,18 +53,18 @@ PAIRS = [
     # The migrated copy holds order 2000 twice: enforce_key's default (error) rejects it.
     {**migration_pair("duplicated"), "enforce_key": "error"},
     legacy_against("corrupt", {"source": ["damaged", "orders"]}),
-    legacy_against("vanished", {"source": ["gone", "orders_dropped"]}),
+    legacy_against("dropped", {"source": ["gone", "orders_dropped"]}),
     legacy_against("unreachable", {"source": ["unreachable", "orders"]}),
     {**legacy_against("renamed_away", {"ref": "legacy_orders"}), "columns": ["amount", "price"]},
 ]
-FAILING = ["corrupt", "duplicated", "renamed_away", "unreachable", "vanished"]
+FAILING = ["corrupt", "dropped", "duplicated", "renamed_away", "unreachable"]
 # What each failing pair's reason names.
 REASONS = {
     "corrupt": ["target relation parquet.`", CORRUPT_FILE, "is not a Parquet file"],
     "duplicated": ["target relation", "lakehouse_orders", "1 key values held by more than one row"],
     "renamed_away": ["column 'price' not found in source relation"],
     "unreachable": [f"environment variable {UNSET_ENV} is not set"],
-    "vanished": ["target relation", "orders_dropped", "does not exist"],
+    "dropped": ["target relation", "orders_dropped", "does not exist"],
 }
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import migration_pair, remote_pair
 from tests.integration.run_results import planned_problem
@@ -31,14 +33,21 @@ def run_all(scratch, pair, **options):
         "--select",
         "parity_remote_relations+",
         vars=scratch.demo_vars(parity={"pairs": [pair]}),
+        parse_once=True,
         **options,
     )
 
 
-def test_a_run_stopped_before_publication_leaves_the_previous_one(scratch, spark):
+@pytest.fixture(scope="module")
+def previous(scratch, spark):
+    """A published run for the tests' runs to leave in place: this module's first, each test
+    then finding the one the test before it published."""
     assert run_all(scratch, GOOD).success
+
+
+def test_a_run_stopped_before_publication_leaves_the_previous_one(scratch, spark, previous):
     before = published(spark, scratch)
-    assert len(before[0]) == 1 and before[1] == ["p"]
+    assert len(before[0]) == 1 and before[1]
 
     logged: list[str] = []
     stopped = scratch.dbt(
@@ -47,6 +56,7 @@ def test_a_run_stopped_before_publication_leaves_the_previous_one(scratch, spark
         f"{UP_TO_HISTORY} parity_run_results",
         vars=scratch.demo_vars(parity={"pairs": [NEXT]}),
         logged=logged,
+        parse_once=True,
     )
     assert stopped.success
     history = spark.table(f"{scratch.schema}.parity_run_results")
@@ -71,8 +81,7 @@ def test_a_run_stopped_before_publication_leaves_the_previous_one(scratch, spark
     assert runs != before[0] and pairs == ["p_next"]
 
 
-def test_a_run_failing_its_audits_is_not_published(scratch, spark):
-    assert run_all(scratch, GOOD).success
+def test_a_run_failing_its_audits_is_not_published(scratch, spark, previous):
     before = published(spark, scratch)
     table = f"{scratch.schema}.parity_pair_results"
 
@@ -83,29 +92,32 @@ def test_a_run_failing_its_audits_is_not_published(scratch, spark):
         ).write.mode("overwrite").saveAsTable(f"{table}_tampered")
         spark.sql(f"insert overwrite table {table} select * from {table}_tampered")
 
-    failed = run_all(scratch, NEXT, after_model={"parity_pair_results": tamper})
+    # A pair of its own: one the published run holds would be kept, not reconciled.
+    tampered = {**GOOD, "name": "p_tampered"}
+    failed = run_all(scratch, tampered, after_model={"parity_pair_results": tamper})
     assert not failed.success
     assert "failed its audits, so it is not published" in error_text(failed)
-    assert "pair 'p_next': differing rows" in error_text(failed)
+    assert "pair 'p_tampered': differing rows" in error_text(failed)
     assert published(spark, scratch) == before
     assert spark.table(f"{scratch.schema}.parity_runs").where("pairs > 0").count() >= 2
 
 
-def test_results_a_stopped_run_left_are_never_published_by_another(scratch, spark):
-    assert run_all(scratch, GOOD).success
+def test_results_a_stopped_run_left_are_never_published_by_another(scratch, spark, previous):
     before = published(spark, scratch)
     history = spark.table(f"{scratch.schema}.parity_run_results")
     appended_before = history.count()
     vars = scratch.demo_vars(parity={"pairs": [NEXT]})
     # Stopped after reconciling, before the history: as if dbt had been killed there.
-    assert scratch.dbt("run", "--select", UP_TO_HISTORY, vars=vars).success
+    assert scratch.dbt("run", "--select", UP_TO_HISTORY, vars=vars, parse_once=True).success
     (stopped,) = {
         r["run_id"] for r in spark.table(f"{scratch.schema}.parity_pair_results").collect()
     }
     (planned,) = {r["run_id"] for r in spark.table(f"{scratch.schema}.parity_plan").collect()}
     assert stopped == planned and stopped not in before[0]
 
-    again = scratch.dbt("run", "--select", "parity_run_results parity_runs", vars=vars)
+    again = scratch.dbt(
+        "run", "--select", "parity_run_results parity_runs", vars=vars, parse_once=True
+    )
     assert not again.success
     message = error_text(again)
     assert "pair 'p_next': no result in this run" in message

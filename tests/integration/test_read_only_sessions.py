@@ -14,8 +14,8 @@ import pytest
 from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import DUCKDB_ENV, POSTGRES_ENV, reconcile, remote_pair
-from tests.integration.run_results import pair_error
+from tests.integration.remote_tables import POSTGRES_ENV, reconcile, remote_pair
+from tests.integration.run_results import PublishedRun, error_of, pair_error
 
 INJECTION = (
     "true)) as canonical) as canonical group by __parity_k0) as per_key;"
@@ -125,39 +125,70 @@ def password_of(url: str) -> str:
     return url.split("//", 1)[1].split("@", 1)[0].split(":", 1)[1]
 
 
-PG = ("legacy_pg", POSTGRES_ENV, "postgres", "public.orders")
-DUCKDB = ("legacy_duckdb", DUCKDB_ENV, "duckdb", "main.orders")
+# Each way a connection fails, and why the pair says it does: (dialect, the URL made from the
+# working one, the reason). Each case is a source of its own, read through a variable of its own,
+# so that every case is a pair of one run.
+FAILURES = {
+    "password": (
+        "postgres",
+        lambda url: url.replace(password_of(url), "wrong-password"),
+        "authentication failed",
+    ),
+    "port": ("postgres", lambda url: url.rsplit(":", 1)[0] + ":1/postgres", "connection refused"),
+    "database": ("postgres", lambda url: url.rsplit("/", 1)[0] + "/nosuchdb", "unknown database"),
+    "url": ("postgres", lambda url: url.replace("parity:", "parity%zz:"), "malformed URL"),
+    # The driver quotes the malformed token: here, the password itself.
+    "url_password": (
+        "postgres",
+        lambda url: url.replace(f":{password_of(url)}@", f":%zz{password_of(url)}@"),
+        "malformed URL",
+    ),
+    "duckdb_file": ("duckdb", lambda _: "/nonexistent/moved-away.duckdb", "unknown database"),
+}
+SCHEMAS = {"postgres": "public", "duckdb": "main"}
 
 
-@pytest.mark.parametrize(
-    ("engine", "change", "reason"),
-    [
-        (PG, lambda url: url.replace(password_of(url), "wrong-password"), "authentication failed"),
-        (PG, lambda url: url.rsplit(":", 1)[0] + ":1/postgres", "connection refused"),
-        (PG, lambda url: url.rsplit("/", 1)[0] + "/nosuchdb", "unknown database"),
-        (PG, lambda url: url.replace("parity:", "parity%zz:"), "malformed URL"),
-        # The driver quotes the malformed token: here, the password itself.
-        (
-            PG,
-            lambda url: url.replace(f":{password_of(url)}@", f":%zz{password_of(url)}@"),
-            "malformed URL",
-        ),
-        (DUCKDB, lambda _: "/nonexistent/moved-away.duckdb", "unknown database"),
-    ],
-    ids=["password", "port", "database", "url", "url-password", "duckdb-file"],
-)
-def test_connection_failures_say_why_without_the_secret(
-    scratch, spark, remote_legacy, monkeypatch, engine, change, reason
-):
-    source, env, dialect, relation = engine
-    url = change(remote_legacy)
-    monkeypatch.setenv(env, url)
-    result = reconcile(scratch, [remote_pair("copy", source, {"ref": "legacy_orders"})])
+def failing_sources() -> str:
+    declared = "".join(
+        f"""
+  - name: failing_{case}
+    schema: {SCHEMAS[dialect]}
+    meta:
+      parity: {{dialect: {dialect}, connection_env: PARITY_TEST_FAILING_{case.upper()}}}
+    tables:
+      - name: orders"""
+        for case, (dialect, _, _) in FAILURES.items()
+    )
+    return f"version: 2\nsources:{declared}\n"
+
+
+@pytest.fixture(scope="module")
+def connection_failures(scratch, spark, remote_legacy) -> dict[str, tuple[str, str]]:
+    """Each case's pair reconciled in one run: by case, the URL it was given and the pair's
+    error."""
+    urls = {case: change(remote_legacy) for case, (_, change, _) in FAILURES.items()}
+    pairs = [remote_pair(case, f"failing_{case}", {"ref": "legacy_orders"}) for case in FAILURES]
+    try:
+        with pytest.MonkeyPatch.context() as environment:
+            for case, url in urls.items():
+                environment.setenv(f"PARITY_TEST_FAILING_{case.upper()}", url)
+            scratch.write("models/failing_sources.yml", failing_sources())
+            result = reconcile(scratch, pairs)
+    finally:
+        (scratch.path / "models/failing_sources.yml").unlink()
     assert result.success, error_text(result)
-    message = pair_error(spark, scratch.schema, "copy")
+    summaries, _, _ = PublishedRun.read(spark, scratch.schema).of(pairs)
+    return {case: (urls[case], error_of(summaries[case])) for case in FAILURES}
+
+
+@pytest.mark.parametrize("case", FAILURES)
+def test_connection_failures_say_why_without_the_secret(connection_failures, remote_legacy, case):
+    dialect, _, reason = FAILURES[case]
+    url, message = connection_failures[case]
+    relation = f"{SCHEMAS[dialect]}.orders"
     assert (
-        f"parity pair 'copy': source relation {relation}: cannot connect to {dialect} through"
-        f" {env}: {reason}: "
+        f"parity pair '{case}': source relation {relation}: cannot connect to {dialect} through"
+        f" PARITY_TEST_FAILING_{case.upper()}: {reason}: "
     ) in message
     assert password_of(remote_legacy) not in message and url not in message
 

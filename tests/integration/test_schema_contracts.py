@@ -377,6 +377,7 @@ def test_schema_compatible_fails_on_changes_its_mode_rejects(scratch, contracts)
         "--select",
         "source:contracts_lake",
         vars=scratch.demo_vars(parity={"pairs": PAIRS}),
+        parse_once=True,
     )
     tests = [r for r in result.result.results if r.node.resource_type == "test"]
     statuses = {r.node.name: str(r.status) for r in tests}

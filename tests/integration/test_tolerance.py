@@ -238,6 +238,7 @@ def reconciled(scratch, spark, remote_legacy):
         "--select",
         "tolerance_target tolerance_within",
         vars=scratch.demo_vars(parity={"pairs": pairs}),
+        parse_once=True,
     )
     statuses = {r.node.name: str(r.status) for r in tested.result.results}
     yield summaries, differences, statuses, drift
