@@ -10,6 +10,7 @@ import sys
 import duckdb
 import psycopg
 import pytest
+import yaml
 
 from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
@@ -148,18 +149,22 @@ FAILURES = {
 SCHEMAS = {"postgres": "public", "duckdb": "main"}
 
 
+def variable(case: str) -> str:
+    """The variable the case's source reads its connection from."""
+    return f"PARITY_TEST_FAILING_{case.upper()}"
+
+
 def failing_sources() -> str:
-    declared = "".join(
-        f"""
-  - name: failing_{case}
-    schema: {SCHEMAS[dialect]}
-    meta:
-      parity: {{dialect: {dialect}, connection_env: PARITY_TEST_FAILING_{case.upper()}}}
-    tables:
-      - name: orders"""
+    sources = [
+        {
+            "name": f"failing_{case}",
+            "schema": SCHEMAS[dialect],
+            "meta": {"parity": {"dialect": dialect, "connection_env": variable(case)}},
+            "tables": [{"name": "orders"}],
+        }
         for case, (dialect, _, _) in FAILURES.items()
-    )
-    return f"version: 2\nsources:{declared}\n"
+    ]
+    return yaml.safe_dump({"version": 2, "sources": sources})
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +176,7 @@ def connection_failures(scratch, spark, remote_legacy) -> dict[str, tuple[str, s
     try:
         with pytest.MonkeyPatch.context() as environment:
             for case, url in urls.items():
-                environment.setenv(f"PARITY_TEST_FAILING_{case.upper()}", url)
+                environment.setenv(variable(case), url)
             scratch.write("models/failing_sources.yml", failing_sources())
             result = reconcile(scratch, pairs)
     finally:
@@ -188,7 +193,7 @@ def test_connection_failures_say_why_without_the_secret(connection_failures, rem
     relation = f"{SCHEMAS[dialect]}.orders"
     assert (
         f"parity pair '{case}': source relation {relation}: cannot connect to {dialect} through"
-        f" PARITY_TEST_FAILING_{case.upper()}: {reason}: "
+        f" {variable(case)}: {reason}: "
     ) in message
     assert password_of(remote_legacy) not in message and url not in message
 
