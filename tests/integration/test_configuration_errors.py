@@ -236,30 +236,22 @@ def test_key_problems_make_the_pair_an_error(scratch, spark):
         "from {{ ref('legacy_orders') }} where order_id = 5\n",
     )
     assert scratch.dbt("run", "--select", "orders_with_null_key", vars=scratch.demo_vars()).success
-    pair = {**GOOD, "target": {"ref": "orders_with_null_key"}}
+    # Each pair an error of its own in one run: a NULL key, and (by default) a duplicate key,
+    # each naming side, relation, key and count.
+    null_key = {**GOOD, "name": "key_with_null", "target": {"ref": "orders_with_null_key"}}
+    duplicated = {**GOOD, "name": "key_duplicated"}
     result = scratch.dbt(
         "run",
         "--select",
         "parity_remote_relations+",
-        vars=scratch.demo_vars(parity={"pairs": [pair]}),
+        vars=scratch.demo_vars(parity={"pairs": [null_key, duplicated]}),
         parse_once=True,
     )
     assert result.success, error_text(result)
-    failure = pair_error(spark, scratch.schema, "p")
-    assert "parity pair 'p': target relation" in failure
+    failure = pair_error(spark, scratch.schema, "key_with_null")
+    assert "parity pair 'key_with_null': target relation" in failure
     assert "1 rows with a NULL in key column(s) order_id" in failure
-
-    # By default a duplicate key makes the pair an error too, naming side, relation, key and
-    # count.
-    duplicated = scratch.dbt(
-        "run",
-        "--select",
-        "parity_remote_relations+",
-        vars=scratch.demo_vars(parity={"pairs": [GOOD]}),
-        parse_once=True,
-    )
-    assert duplicated.success, error_text(duplicated)
     assert (
-        f"parity pair 'p': target relation {scratch.schema}.lakehouse_orders (spark) has 1 key"
-        " values held by more than one row in key column(s) order_id"
-    ) in pair_error(spark, scratch.schema, "p")
+        f"parity pair 'key_duplicated': target relation {scratch.schema}.lakehouse_orders (spark)"
+        " has 1 key values held by more than one row in key column(s) order_id"
+    ) in pair_error(spark, scratch.schema, "key_duplicated")

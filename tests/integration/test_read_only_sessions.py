@@ -230,61 +230,71 @@ def test_a_missing_driver_names_the_package_and_the_extra(monkeypatch):
     assert os.environ["PARITY_TEST_SESSION"] not in str(raised.value)
 
 
-def bounded_sources(timeout) -> str:
-    return f"""
-version: 2
-sources:
-  - name: legacy_pg_bounded
-    schema: public
-    meta:
-      parity:
-        dialect: postgres
-        connection_env: {POSTGRES_ENV}
-        statement_timeout_seconds: {timeout}
-    tables:
-      - name: orders
-      - name: slow_orders
-"""
+BOUNDED_SOURCES = "models/bounded_sources.yml"
 
 
-def test_a_source_sets_its_statement_timeout(scratch, spark, remote_legacy):
+def bounded_sources(**timeouts) -> str:
+    """PostgreSQL sources of the legacy orders, each with the statement timeout it is given."""
+    parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
+    sources = [
+        {
+            "name": name,
+            "schema": "public",
+            "meta": {"parity": {**parity, "statement_timeout_seconds": timeout}},
+            "tables": [{"name": "orders"}, {"name": "slow_orders"}],
+        }
+        for name, timeout in timeouts.items()
+    ]
+    return yaml.safe_dump({"version": 2, "sources": sources})
+
+
+def test_a_timeout_that_is_not_a_number_fails_the_run(scratch, remote_legacy):
     pair = remote_pair("bounded", "legacy_pg_bounded", {"ref": "legacy_orders"})
     try:
-        scratch.write("models/bounded_sources.yml", bounded_sources("soon"))
+        scratch.write(BOUNDED_SOURCES, bounded_sources(legacy_pg_bounded="soon"))
         refused = reconcile(scratch, [pair])
-        assert not refused.success
-        assert (
-            "source legacy_pg_bounded.orders: parity.statement_timeout_seconds must be a number"
-            " of seconds above 0, not 'soon'"
-        ) in error_text(refused)
-
-        scratch.write("models/bounded_sources.yml", bounded_sources(600))
-        assert reconcile(scratch, [pair]).success
-        (row,) = spark.table(f"{scratch.schema}.parity_plan").collect()
-        plan = {"statement_timeout_seconds": row["source_statement_timeout_seconds"]}
-        assert float(plan["statement_timeout_seconds"]) == 600
     finally:
-        (scratch.path / "models/bounded_sources.yml").unlink()
+        (scratch.path / BOUNDED_SOURCES).unlink()
+    assert not refused.success
+    assert (
+        "source legacy_pg_bounded.orders: parity.statement_timeout_seconds must be a number"
+        " of seconds above 0, not 'soon'"
+    ) in error_text(refused)
 
 
-def test_a_query_past_its_timeout_fails_the_pair_naming_the_timeout(
-    scratch, spark, remote_legacy, monkeypatch
-):
-    """A view that takes 3 s to read, on a source that allows 1 s: its catalog reads in time, and
-    the pair's first query is stopped by PostgreSQL."""
+@pytest.fixture(scope="module")
+def bounded_run(scratch, spark, remote_legacy) -> dict[str, str]:
+    """One run of two pairs from sources with a statement timeout: one allowing 600 s, and one
+    allowing 1 s that reads a view taking 3 s (its catalog reads in time; the pair's first query
+    is stopped by PostgreSQL). What each test reads of it, read as the run ends."""
     with psycopg.connect(remote_legacy, autocommit=True) as connection:
         connection.execute(
             "create or replace view public.slow_orders as"
             " select o.* from public.orders as o cross join pg_sleep(3)"
         )
-    pair = remote_pair("slow", "legacy_pg_bounded", {"ref": "legacy_orders"})
-    pair["source"] = {"source": ["legacy_pg_bounded", "slow_orders"]}
+    bounded = remote_pair("bounded", "legacy_pg_bounded", {"ref": "legacy_orders"})
+    slow = remote_pair("slow", "legacy_pg_hurried", {"ref": "legacy_orders"})
+    slow["source"] = {"source": ["legacy_pg_hurried", "slow_orders"]}
     try:
-        scratch.write("models/bounded_sources.yml", bounded_sources(1))
-        result = reconcile(scratch, [pair])
+        timeouts = bounded_sources(legacy_pg_bounded=600, legacy_pg_hurried=1)
+        scratch.write(BOUNDED_SOURCES, timeouts)
+        result = reconcile(scratch, [bounded, slow])
     finally:
-        (scratch.path / "models/bounded_sources.yml").unlink()
+        (scratch.path / BOUNDED_SOURCES).unlink()
     assert result.success, error_text(result)
-    message = pair_error(spark, scratch.schema, "slow")
+    plan = spark.table(f"{scratch.schema}.parity_plan").where("pair_name = 'bounded'")
+    (row,) = plan.collect()
+    return {
+        "bounded_timeout": row["source_statement_timeout_seconds"],
+        "slow_error": pair_error(spark, scratch.schema, "slow"),
+    }
+
+
+def test_a_source_sets_its_statement_timeout(bounded_run):
+    assert float(bounded_run["bounded_timeout"]) == 600
+
+
+def test_a_query_past_its_timeout_fails_the_pair_naming_the_timeout(bounded_run):
+    message = bounded_run["slow_error"]
     assert "parity pair 'slow': source relation" in message and "slow_orders" in message
     assert "could not run the pair's SQL: statement timeout of 1 s: " in message

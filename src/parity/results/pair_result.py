@@ -127,15 +127,15 @@ def results_frame(spark: SparkSession, results: list[PairResult]) -> DataFrame:
     pairs = pairs.withColumn(DIFFERENCE, F.lit(None).cast(DIFFERENCE_TYPE))
     found = [
         r.found.select(
-            *[
-                F.lit(getattr(r, name)).alias(name)
-                if name in ("run_id", "pair_name")
-                else F.lit(None).cast(RESULT_SCHEMA[name].dataType).alias(name)
-                for name in RESULT_SCHEMA.names
-            ],
+            F.lit(r.run_id).alias("run_id"),
+            F.lit(r.pair_name).alias("pair_name"),
             F.struct(*DIFFERENCE_TYPE.names).cast(DIFFERENCE_TYPE).alias(DIFFERENCE),
         )
         for r in results
         if r.found is not None
     ]
-    return reduce(DataFrame.unionByName, found, pairs)
+    # The union sets the columns a difference leaves out to NULL: a few calls to Spark per pair,
+    # not one per column.
+    return reduce(
+        lambda all_rows, rows: all_rows.unionByName(rows, allowMissingColumns=True), found, pairs
+    )
