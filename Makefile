@@ -16,8 +16,10 @@ export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 demo: setup
 	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/dbt build
 
+# On a worker per core, four at most (pytest-xdist): each worker's JVM keeps to one core
+# (tests/conftest.py), and a module's tests run on one worker.
 test: lint postgres mariadb
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --maxprocesses 4 --dist loadgroup
 
 # The fast lane: the pure-Python and small Spark tests (markers by folder, tests/conftest.py), with
 # no lint, no dbt run and no PostgreSQL or MariaDB.

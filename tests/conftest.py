@@ -22,13 +22,30 @@ LANES = ("unit", "spark", "integration")
 # timestamps must not depend on it.
 SESSION_TIME_ZONE = "America/New_York"
 
+# The JIT compiler of the tests' JVM: its first tier only, with room for its code. HotSpot's
+# optimizing tier spends two thirds of the JVM's CPU compiling Spark's code paths, each of which
+# the tests run a few times; without it the JVM keeps to one core, and each worker of the suite
+# (pytest -n, in the Makefile) has one. The first tier alone keeps a code cache of 48 MB, which
+# Spark fills: then the JVM spends its time evicting and recompiling.
+JIT = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=256m"
+
+
+# `make test` runs the suite on a worker per core (pytest-xdist, `--dist loadgroup`): each worker
+# starts its own SparkSession and servers, and builds the fixtures its tests use. The tests of a
+# module go to one worker, so its fixtures are built once; so do the tests of these session
+# fixtures, each a dbt run of minutes that no worker should build twice.
+SHARED_BY_MODULES = ("matrices",)
+
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks each test with the lane of its folder, unless it names its lane itself: a test under
     tests/integration that runs no dbt command and needs no PostgreSQL is marked `unit`. A test
-    anywhere else goes with the integration tests, so the fast lane never grows by accident."""
+    anywhere else goes with the integration tests, so the fast lane never grows by accident. And
+    with the group of the worker that runs it."""
     for item in items:
+        shared = [name for name in SHARED_BY_MODULES if name in item.fixturenames]
+        item.add_marker(pytest.mark.xdist_group(shared[0] if shared else str(item.path)))
         if any(item.get_closest_marker(lane) for lane in LANES):
             continue
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
@@ -39,7 +56,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def spark(tmp_path_factory: pytest.TempPathFactory) -> SparkSession:
     home = tmp_path_factory.mktemp("spark")
     os.environ["PARITY_SHUFFLE_PARTITIONS"] = "4"  # read by the shipped profile
-    session = embedded_session(home, "parity-tests", f"-Duser.timezone={SESSION_TIME_ZONE}")
+    session = embedded_session(home, "parity-tests", f"-Duser.timezone={SESSION_TIME_ZONE} {JIT}")
     configure_as_dbt_does(home)
     # dbt-spark forces ANSI off on its session (dbt/adapters/spark/connections.py): every test
     # runs with it, not with Spark's own default.

@@ -67,9 +67,10 @@ def matrices(spark, postgres_url, mariadb_url, tmp_path_factory) -> PublishedRun
 
 
 @pytest.fixture(scope="session")
-def canonical_selects(tmp_path_factory) -> dict[str, str]:
+def canonical_selects(spark, tmp_path_factory) -> dict[str, str]:
     """The canonical select of every dialect (analyses/canonical_select/<dialect>.sql), as
-    `dbt compile` renders it in this process; dbt writes only to a temporary folder."""
+    `dbt compile` renders it in this process, in the tests' session; dbt writes only to a
+    temporary folder."""
     compiled = dbt_on_package(
         tmp_path_factory.mktemp("canonical_selects"),
         "compile",

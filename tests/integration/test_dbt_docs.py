@@ -61,8 +61,10 @@ def documentation_gaps(project: Path, scratch: Path) -> list[str]:
     return missing_docs(manifest, PACKAGE, {**produced, **PYTHON_MODEL_COLUMNS})
 
 
+# Each fixture compiles through dbt-spark's session: `spark` starts the tests' session first, or
+# dbt would start one of its own, configured unlike every other test's.
 @pytest.fixture(scope="module")
-def package_gaps(tmp_path_factory) -> list[str]:
+def package_gaps(spark, tmp_path_factory) -> list[str]:
     return documentation_gaps(REPO, tmp_path_factory.mktemp("docs"))
 
 
@@ -282,7 +284,7 @@ SOURCE_PAIRS = [
 
 
 @pytest.fixture(scope="module")
-def demo_lineage(tmp_path_factory) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def demo_lineage(spark, tmp_path_factory) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The manifest of the demo project, parsed with its own pairs and the pairs above, and
     every pair configured."""
     # DbtProject sets PARITY_SCHEMA for its commands; the other tests' commands find it as it was.
