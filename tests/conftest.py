@@ -30,22 +30,12 @@ SESSION_TIME_ZONE = "America/New_York"
 JIT = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=256m"
 
 
-# `make test` runs the suite on a worker per core (pytest-xdist, `--dist loadgroup`): each worker
-# starts its own SparkSession and servers, and builds the fixtures its tests use. The tests of a
-# module go to one worker, so its fixtures are built once; so do the tests of these session
-# fixtures, each a dbt run of minutes that no worker should build twice.
-SHARED_BY_MODULES = ("matrices",)
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks each test with the lane of its folder, unless it names its lane itself: a test under
     tests/integration that runs no dbt command and needs no PostgreSQL is marked `unit`. A test
-    anywhere else goes with the integration tests, so the fast lane never grows by accident. And
-    with the group of the worker that runs it."""
+    anywhere else goes with the integration tests, so the fast lane never grows by accident."""
     for item in items:
-        shared = [name for name in SHARED_BY_MODULES if name in item.fixturenames]
-        item.add_marker(pytest.mark.xdist_group(shared[0] if shared else str(item.path)))
         if any(item.get_closest_marker(lane) for lane in LANES):
             continue
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
