@@ -61,8 +61,9 @@ def documentation_gaps(project: Path, scratch: Path) -> list[str]:
     return missing_docs(manifest, PACKAGE, {**produced, **PYTHON_MODEL_COLUMNS})
 
 
-# Each fixture compiles through dbt-spark's session: `spark` starts the tests' session first, or
-# dbt would start one of its own, configured unlike every other test's.
+# The module's fixtures run dbt after `spark` has started the tests' session: a command that
+# connects (compile does) would otherwise start one of its own, configured unlike every other
+# test's, for every test after it on this worker.
 @pytest.fixture(scope="module")
 def package_gaps(spark, tmp_path_factory) -> list[str]:
     return documentation_gaps(REPO, tmp_path_factory.mktemp("docs"))
