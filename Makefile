@@ -19,7 +19,7 @@ demo: setup
 # On a worker per core, four at most (pytest-xdist): each worker's JVM keeps to one core
 # (tests/conftest.py), and a module's tests run on one worker, so its fixtures are built once.
 test: lint postgres mariadb
-	$(BIN)/pytest -n auto --maxprocesses 4 --dist loadfile
+	$(BIN)/pytest -n auto --maxprocesses 4
 
 # The fast lane: the pure-Python and small Spark tests (markers by folder, tests/conftest.py), with
 # no lint, no dbt run and no PostgreSQL or MariaDB.

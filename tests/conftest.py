@@ -11,6 +11,7 @@ from dbt.cli.main import dbtRunner, dbtRunnerResult
 from pyspark.sql import SparkSession
 
 from parity.embedded import embedded_session
+from tests.scheduling import LongestFileFirst
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = REPO / "tests"
@@ -40,6 +41,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
         item.add_marker(folder if folder in LANES else "integration")
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log) -> LongestFileFirst:
+    """How `make test`'s workers share the files (tests/scheduling.py)."""
+    return LongestFileFirst(config, log)
 
 
 @pytest.fixture(scope="session")
