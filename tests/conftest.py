@@ -11,7 +11,7 @@ from dbt.cli.main import dbtRunner, dbtRunnerResult
 from pyspark.sql import SparkSession
 
 from parity.embedded import embedded_session
-from tests.scheduling import LongestFileFirst
+from tests.scheduling import LongestScopeFirst
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = REPO / "tests"
@@ -43,9 +43,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         item.add_marker(folder if folder in LANES else "integration")
 
 
-def pytest_xdist_make_scheduler(config: pytest.Config, log) -> LongestFileFirst:
+def pytest_xdist_make_scheduler(config: pytest.Config, log) -> LongestScopeFirst:
     """How `make test`'s workers share the files (tests/scheduling.py)."""
-    return LongestFileFirst(config, log)
+    return LongestScopeFirst(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,7 @@
-"""How `make test` shares the test files among its workers (pytest-xdist, `--dist loadfile`):
-whole files to a worker, so that each file's fixtures are built once; the matrices' files as one,
-since their tests read one dbt run (`matrices`, tests/integration/matrix_run.py) that each worker
-asking for it would build; and the longest first, so that no long file starts last while the
-other workers idle."""
+"""How `make test` shares the test files among its workers (pytest-xdist): whole files to a
+worker, so that each file's fixtures are built once; the files that read one costly session
+fixture as one, since each worker asking for it would build it; and the longest first, so that
+no long file starts last while the other workers idle."""
 
 from __future__ import annotations
 
@@ -10,42 +9,45 @@ from xdist.scheduler import LoadScopeScheduling
 
 INTEGRATION = "tests/integration/"
 
-MATRICES = frozenset(
-    INTEGRATION + name
-    for name in (
+# The files of each shared fixture (tests/integration/conftest.py), by the fixture's name.
+SHARING = {
+    # The matrices' dbt run (tests/integration/matrix_run.py).
+    "matrices": (
         "test_decimal_float_pairs.py",
         "test_decimal_matrix.py",
         "test_mysql_matrix.py",
         "test_time_matrix.py",
         "test_type_matrix.py",
-    )
-)
+    ),
+    # The demo project built at 3,000 rows.
+    "demo": ("test_demo_project.py", "test_standalone_cluster.py"),
+}
+SCOPES = {INTEGRATION + file: scope for scope, files in SHARING.items() for file in files}
 
-# The files that take longest on a worker, the longest first (docs/design-notes.md, "The test
+# The scopes that take longest on a worker, the longest first (docs/design-notes.md, "The test
 # suite's time"); every other file follows in the order xdist gives it.
 LONGEST_FIRST = (
+    "demo",
     "matrices",
     *(
-        INTEGRATION + name
-        for name in (
+        INTEGRATION + file
+        for file in (
             "test_incremental_runs.py",
-            "test_standalone_cluster.py",
             "test_tolerance.py",
-            "test_configuration_errors.py",
             "test_publication.py",
-            "test_demo_project.py",
+            "test_configuration_errors.py",
             "test_faults.py",
         )
     ),
 )
 
 
-class LongestFileFirst(LoadScopeScheduling):
-    """Hands out a file (or the matrices' files) at a time, the longest first."""
+class LongestScopeFirst(LoadScopeScheduling):
+    """Hands out a file (or the files sharing a fixture) at a time, the longest first."""
 
     def _split_scope(self, nodeid: str) -> str:
         path = nodeid.split("::", 1)[0]
-        return "matrices" if path in MATRICES else path
+        return SCOPES.get(path, path)
 
     def _assign_work_unit(self, node) -> None:
         # xdist fills its queue in collection order (or by the number of tests in a file); the

@@ -1,12 +1,13 @@
 """`make test`'s workers (tests/scheduling.py): xdist's own scheduler, run on the suite's real file
-list with two stand-in workers, hands out the matrices' files together and the longest first."""
+list with two stand-in workers, hands out the files sharing a fixture together and the longest
+first."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 from tests.conftest import TESTS
-from tests.scheduling import LONGEST_FIRST, MATRICES, LongestFileFirst
+from tests.scheduling import INTEGRATION, LONGEST_FIRST, SCOPES, SHARING, LongestScopeFirst
 
 FILES = sorted(str(path.relative_to(TESTS.parent)) for path in TESTS.rglob("test_*.py"))
 
@@ -34,16 +35,16 @@ class Worker:
 
 
 def test_the_named_files_exist():
-    assert set(FILES) >= MATRICES
-    assert set(FILES) >= set(LONGEST_FIRST) - {"matrices"}
+    assert set(FILES) >= set(SCOPES)
+    assert set(FILES) >= set(LONGEST_FIRST) - set(SHARING)
 
 
-def test_the_matrices_go_to_one_worker_and_the_longest_files_start_first():
+def test_files_sharing_a_fixture_go_to_one_worker_and_the_longest_start_first():
     collection = [f"{file}::test_{n}" for file in FILES for n in range(3)]
     config = SimpleNamespace(
         getvalue=lambda name: ["popen", "popen"], option=SimpleNamespace(loadscopereorder=True)
     )
-    scheduler = LongestFileFirst(config)
+    scheduler = LongestScopeFirst(config)
     workers = [Worker("gw0", collection), Worker("gw1", collection)]
     for worker in workers:
         scheduler.add_node(worker)
@@ -54,8 +55,10 @@ def test_the_matrices_go_to_one_worker_and_the_longest_files_start_first():
             if worker.pending:
                 scheduler.mark_test_complete(worker, worker.pending.pop(0))
 
-    first, second = workers
-    assert first.files[: len(MATRICES)] == sorted(MATRICES, key=FILES.index)
-    assert second.files[0] == LONGEST_FIRST[1]
-    assert not MATRICES & set(second.files)
-    assert sorted(first.files + second.files) == FILES
+    for scope, files in SHARING.items():
+        paths = {INTEGRATION + file for file in files}
+        assert [bool(paths & set(worker.files)) for worker in workers].count(True) == 1, scope
+    for worker, scope in zip(workers, LONGEST_FIRST, strict=False):
+        first = {INTEGRATION + file for file in SHARING[scope]}
+        assert set(worker.files[: len(first)]) == first
+    assert sorted(workers[0].files + workers[1].files) == FILES
