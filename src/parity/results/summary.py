@@ -21,6 +21,7 @@ from parity.comparison.tolerance import typed, verdict
 from parity.results.drift import drift_totals
 from parity.values.column_rule import ColumnRule
 from parity.values.rows import KINDS, ROW_KINDS, VALUE_MISMATCH, WITHIN_TOLERANCE
+from parity.values.spark_literals import string_literal
 
 TEXT_ARRAY = T.ArrayType(T.StringType())
 
@@ -202,26 +203,29 @@ def _with_cells(
     """``frame`` (its ``columns``) with each column of ``chunk`` as a cell with its verdict where
     the row's two values differ, NULL where they are equal. Two projections: the values are read
     from their texts once (tolerance.typed), as the verdict uses each several times and Spark
-    shares no expression under a condition."""
+    shares no expression under a condition. Each expression is SQL text (tolerance.py)."""
     reads, cells = [], []
     for index, (name, rule) in chunk:
-        source, target = F.col("source_values")[index], F.col("target_values")[index]
-        differs = ~source.eqNullSafe(target)
+        source, target = f"source_values[{index}]", f"target_values[{index}]"
+        differs = f"not ({source} <=> {target})"
         read_source, read_target = f"parity_source_{index}", f"parity_target_{index}"
         reads += [
-            F.when(differs, typed(rule, source)).alias(read_source),
-            F.when(differs, typed(rule, target)).alias(read_target),
+            F.expr(f"case when {differs} then {typed(rule, source)} end").alias(read_source),
+            F.expr(f"case when {differs} then {typed(rule, target)} end").alias(read_target),
         ]
-        judged = verdict(rule, F.col(read_source), F.col(read_target))
-        cell = F.struct(
-            F.lit(name).alias("column_name"),
-            source.alias("source_value"),
-            target.alias("target_value"),
-            judged.within.alias("within"),
-            judged.delta.alias("delta"),
-            judged.relative_error.alias("relative_error"),
+        judged = verdict(rule, f"`{read_source}`", f"`{read_target}`")
+        fields = {
+            "column_name": string_literal(name),
+            "source_value": source,
+            "target_value": target,
+            "within": judged.within,
+            "delta": judged.delta,
+            "relative_error": judged.relative_error,
+        }
+        cell = ", ".join(f"'{field}', {value}" for field, value in fields.items())
+        cells.append(
+            F.expr(f"case when {differs} then named_struct({cell}) end").alias(_cell_name(index))
         )
-        cells.append(F.when(differs, cell).alias(_cell_name(index)))
     return frame.select(*columns, *reads).select(*columns, *cells)
 
 
