@@ -8,20 +8,24 @@ as the decimal Java prints for it (Double.toString, or Float.toString for a 32-b
 reads back as the same value), a boolean as true or false; the exact text stays in
 ``source_canonical`` and ``target_canonical``. A sensitive value is published as its sha256
 only (of its canonical text): enough to tell equal values apart, never the value.
+
+Each published column is one SQL expression, handed to Spark once (F.expr): built as Column
+objects, each operator was a call from Python into the JVM, several for each readable column.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pyspark.sql import Column, DataFrame
+from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from parity.values.column_rule import ColumnRule
 from parity.values.masking import Masking
+from parity.values.spark_literals import string_literal
 
 HASH_PREFIX = "sha256:"
-FLOAT_SPECIALS = ("NaN", "Infinity", "-Infinity")
+FLOAT_SPECIALS = "('NaN', 'Infinity', '-Infinity')"
 # The kinds whose canonical text is not what a person would read.
 READABLE_KINDS = ("boolean", "float")
 
@@ -54,88 +58,88 @@ def present(
     """Each difference (summary.DIFFERENCE_COLUMNS) as published (PublishedDifference's
     fields)."""
     hidden_key = any(masking.hides(name) for name in key_names)
-    key = _hashed(F.col("key")) if hidden_key else F.col("key")
-    whole_row = F.col("column_name").isNull()
-    value = {side: F.col(f"{side}_value") for side in ("source", "target")}
+    whole_row = "`column_name` is null"
+    value = {side: f"`{side}_value`" for side in ("source", "target")}
     hidden = _hidden(masking, rules)
     published = {
-        "key": key,
-        "kind": F.col("kind"),
-        "column_name": F.col("column_name"),
+        "key": _hashed("`key`") if hidden_key else "`key`",
+        "kind": "`kind`",
+        "column_name": "`column_name`",
         **{
-            f"{side}_value": F.when(whole_row, _row(text, masking, rules, readable=True)).when(
-                ~hidden, _readable(text, rules)
-            )
+            f"{side}_value": f"case when {whole_row} then {_row(text, masking, rules, True)}"
+            f" when not {hidden} then {_readable(text, rules)} end"
             for side, text in value.items()
         },
-        "delta": F.when(~hidden, F.col("delta")),
-        "relative_error": F.when(~hidden, F.col("relative_error")),
+        "delta": f"case when not {hidden} then `delta` end",
+        "relative_error": f"case when not {hidden} then `relative_error` end",
         **{
-            f"{side}_canonical": F.when(whole_row, _row(text, masking, rules, readable=False)).when(
-                ~hidden, text
-            )
+            f"{side}_canonical": f"case when {whole_row} then {_row(text, masking, rules, False)}"
+            f" when not {hidden} then {text} end"
             for side, text in value.items()
         },
         **{
-            f"{side}_hash": F.when(~whole_row & hidden, _hashed(text))
+            f"{side}_hash": f"case when not {whole_row} and {hidden} then {_hashed(text)} end"
             for side, text in value.items()
         },
     }
-    return differences.select(*[published[name].alias(name) for name in published])
+    return differences.select(*[F.expr(sql).alias(name) for name, sql in published.items()])
 
 
-def _hidden(masking: Masking, rules: tuple[ColumnRule, ...]) -> Column:
+def _hidden(masking: Masking, rules: tuple[ColumnRule, ...]) -> str:
     """Whether a value difference's column is sensitive."""
     if masking.everything:
-        return F.lit(True)
-    names = [rule.column for rule in rules if masking.hides(rule.column)]
-    return F.lower(F.col("column_name")).isin([n.lower() for n in names]) if names else F.lit(False)
+        return "true"
+    names = [string_literal(rule.column.lower()) for rule in rules if masking.hides(rule.column)]
+    return f"(lower(`column_name`) in ({', '.join(names)}))" if names else "false"
 
 
-def _row(
-    document: Column, masking: Masking, rules: tuple[ColumnRule, ...], readable: bool
-) -> Column:
+def _row(document: str, masking: Masking, rules: tuple[ColumnRule, ...], readable: bool) -> str:
     """A whole row's JSON object of canonical values: readable where asked, each sensitive
     value hashed, or wholly hashed when the pair is sensitive."""
     if masking.everything:
         return _hashed(document)
+    name, text = "parity_name", "parity_text"  # the lambda's variables
+    shown = text
+    for rule in rules:
+        if masking.hides(rule.column):
+            changed = _hashed(text)
+        elif readable and rule.kind in READABLE_KINDS:
+            changed = _readable_as(text, rule)
+        else:
+            continue
+        column = string_literal(rule.column.lower())
+        shown = f"case when lower({name}) = {column} then {changed} else {shown} end"
+    values = f"from_json({document}, 'map<string,string>')"
+    return (
+        f"case when {document} is not null"
+        f" then to_json(transform_values({values}, ({name}, {text}) -> {shown})) end"
+    )
 
-    def shown(name: Column, text: Column) -> Column:
-        chosen = text
-        for rule in rules:
-            if masking.hides(rule.column):
-                changed = _hashed(text)
-            elif readable and rule.kind in READABLE_KINDS:
-                changed = _readable_as(text, rule)
-            else:
-                continue
-            chosen = F.when(F.lower(name) == rule.column.lower(), changed).otherwise(chosen)
-        return chosen
 
-    values = F.from_json(document, "map<string,string>")
-    return F.when(document.isNotNull(), F.to_json(F.transform_values(values, shown)))
-
-
-def _readable(text: Column, rules: tuple[ColumnRule, ...]) -> Column:
+def _readable(text: str, rules: tuple[ColumnRule, ...]) -> str:
     """A value difference's readable text, by its column's kind."""
     chosen = text
     for rule in rules:
         if rule.kind in READABLE_KINDS:
-            chosen = F.when(
-                F.lower(F.col("column_name")) == rule.column.lower(), _readable_as(text, rule)
-            ).otherwise(chosen)
+            column = string_literal(rule.column.lower())
+            chosen = (
+                f"case when lower(`column_name`) = {column}"
+                f" then {_readable_as(text, rule)} else {chosen} end"
+            )
     return chosen
 
 
-def _readable_as(text: Column, rule: ColumnRule) -> Column:
+def _readable_as(text: str, rule: ColumnRule) -> str:
     if rule.kind == "boolean":
-        return F.when(text == "1", "true").when(text == "0", "false").otherwise(text)
+        return f"case when {text} = '1' then 'true' when {text} = '0' then 'false' else {text} end"
     if rule.kind == "float":
-        number = text.cast("double")
-        shown = (number.cast("float") if rule.bits == 32 else number).cast("string")
-        return F.when(text.isin(*FLOAT_SPECIALS), text).otherwise(F.coalesce(shown, text))
+        number = f"cast({text} as double)"
+        if rule.bits == 32:
+            number = f"cast({number} as float)"
+        shown = f"coalesce(cast({number} as string), {text})"
+        return f"case when {text} in {FLOAT_SPECIALS} then {text} else {shown} end"
     return text
 
 
-def _hashed(text: Column) -> Column:
-    return F.when(text.isNotNull(), F.concat(F.lit(HASH_PREFIX), F.sha2(text, 256)))
+def _hashed(text: str) -> str:
+    return f"case when {text} is not null then concat('{HASH_PREFIX}', sha2({text}, 256)) end"
