@@ -17,7 +17,7 @@ demo: setup
 	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/dbt build
 
 # On a worker per core, four at most (pytest-xdist): each worker's JVM keeps to one core
-# (tests/conftest.py), and a module's tests run on one worker, so its fixtures are built once.
+# (tests/conftest.py). tests/scheduling.py hands each worker whole files, the longest first.
 test: lint postgres mariadb
 	$(BIN)/pytest -n auto --maxprocesses 4
 
