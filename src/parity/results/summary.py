@@ -10,7 +10,7 @@ when the results are written, so however many there are, none passes through Pyt
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 from typing import Any
 
 from pyspark.sql import Column, DataFrame, Observation
@@ -214,15 +214,8 @@ def _with_cells(
             F.expr(f"case when {differs} then {typed(rule, target)} end").alias(read_target),
         ]
         judged = verdict(rule, f"`{read_source}`", f"`{read_target}`")
-        fields = {
-            "column_name": string_literal(name),
-            "source_value": source,
-            "target_value": target,
-            "within": judged.within,
-            "delta": judged.delta,
-            "relative_error": judged.relative_error,
-        }
-        cell = ", ".join(f"'{field}', {value}" for field, value in fields.items())
+        values = (string_literal(name), source, target, *astuple(judged))
+        cell = ", ".join(f"'{f}', {v}" for f, v in zip(CELL.fieldNames(), values, strict=True))
         cells.append(
             F.expr(f"case when {differs} then named_struct({cell}) end").alias(_cell_name(index))
         )
