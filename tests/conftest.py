@@ -23,12 +23,14 @@ LANES = ("unit", "spark", "integration")
 # timestamps must not depend on it.
 SESSION_TIME_ZONE = "America/New_York"
 
-# The JIT compiler of the tests' JVM: its first tier only, with room for its code. HotSpot's
-# optimizing tier spends two thirds of the JVM's CPU compiling Spark's code paths, each of which
-# the tests run a few times; without it the JVM keeps to one core, and each worker of the suite
-# (pytest -n, in the Makefile) has one. The first tier alone keeps a code cache of 48 MB, which
-# Spark fills: then the JVM spends its time evicting and recompiling.
-JIT = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=256m"
+# The tests' JVM options. The JIT compiler: its first tier only, with room for its code.
+# HotSpot's optimizing tier spends two thirds of the JVM's CPU compiling Spark's code paths, each
+# of which the tests run a few times; without it the JVM keeps to one core, and each worker of the
+# suite (pytest -n, in the Makefile) has one. The first tier alone keeps a code cache of 48 MB,
+# which Spark fills: then the JVM spends its time evicting and recompiling. The throughput
+# collector, not G1: the workers keep every core busy, and G1's concurrent threads and write
+# barriers cost a tenth of the JVM's CPU for short pauses nobody waits on (docs/design-notes.md).
+JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=256m -XX:+UseParallelGC"
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -52,7 +54,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log) -> LongestScopeFirst
 def spark(tmp_path_factory: pytest.TempPathFactory) -> SparkSession:
     home = tmp_path_factory.mktemp("spark")
     os.environ["PARITY_SHUFFLE_PARTITIONS"] = "4"  # read by the shipped profile
-    session = embedded_session(home, "parity-tests", f"-Duser.timezone={SESSION_TIME_ZONE} {JIT}")
+    session = embedded_session(
+        home, "parity-tests", f"-Duser.timezone={SESSION_TIME_ZONE} {JVM_OPTIONS}"
+    )
     configure_as_dbt_does(home)
     # dbt-spark forces ANSI off on its session (dbt/adapters/spark/connections.py): every test
     # runs with it, not with Spark's own default.

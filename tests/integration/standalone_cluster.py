@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pyspark
 
-from tests.conftest import JIT
+from tests.conftest import JVM_OPTIONS
 from tests.integration.postgres_server import free_port
 
 SPARK_CLASS = Path(pyspark.__file__).parent / "bin" / "spark-class"
@@ -55,9 +55,9 @@ def standalone_cluster(workers: int = 1, cores: int = 2, memory: str = "1g") -> 
             # A configuration folder of its own, so Spark's default logging (INFO) writes the
             # lines that say the cluster is up, whatever SPARK_CONF_DIR the caller set.
             "SPARK_CONF_DIR": str(folder / "conf"),
-            # The tests' JIT compiler (tests/conftest.py) in every JVM of the cluster, executors
+            # The tests' JVM options (tests/conftest.py) in every JVM of the cluster, executors
             # included: they inherit their worker's environment.
-            "JAVA_TOOL_OPTIONS": JIT,
+            "JAVA_TOOL_OPTIONS": JVM_OPTIONS,
         }
         master_log = folder / "master.log"
         stack.enter_context(

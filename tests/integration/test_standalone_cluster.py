@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 from pyspark.sql import DataFrame
 
-from tests.conftest import JIT, REPO
+from tests.conftest import JVM_OPTIONS, REPO
 from tests.integration.dbt_project_copy import DbtProject
 from tests.integration.standalone_cluster import standalone_cluster
 
@@ -50,8 +50,8 @@ def test_the_demo_on_a_cluster_finds_what_the_embedded_run_finds(demo, spark, tm
                 "PARITY_SCHEMA": demo.schema,
                 "PARITY_WAREHOUSE_DIR": str(warehouse),
                 "PARITY_METASTORE_DIR": str(tmp_path / "metastore_db"),
-                # The driver's JVM, with the tests' JIT compiler (tests/conftest.py).
-                "JAVA_TOOL_OPTIONS": JIT,
+                # The driver's JVM, with the tests' JVM options (tests/conftest.py).
+                "JAVA_TOOL_OPTIONS": JVM_OPTIONS,
             },
             capture_output=True,
             text=True,
