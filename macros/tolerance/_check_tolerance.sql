@@ -54,9 +54,10 @@
 {#- A number, or a number YAML read as text (it reads 1e-9 as a string), as a float; else none. -#}
 {% macro _tolerance_number(value) %}
     {%- if value is number and value is not boolean -%}
-        {{ return(value) }}
+        {%- set read = value -%}
     {%- elif value is string and modules.re.fullmatch('[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?', value | trim) -%}
-        {{ return(value | trim | float) }}
+        {%- set read = value | trim | float -%}
     {%- endif -%}
-    {{ return(none) }}
+    {#- YAML's .inf, or digits past a double's range, bound nothing a query can write. -#}
+    {{ return(none if read is not defined or (read | string) in ['inf', '-inf', 'nan'] else read) }}
 {% endmacro %}

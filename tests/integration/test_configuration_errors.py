@@ -86,6 +86,11 @@ def parsed(scratch) -> Manifest:
             " least 0",
         ),
         (
+            [{**GOOD, "tolerance": {"columns": {"amount": {"abs_tol": float("inf")}}}}],
+            "parity pair 'p': tolerance for column 'amount': abs_tol must be a number of at"
+            " least 0, not 'inf'",
+        ),
+        (
             [{**GOOD, "tolerance": {"defaults": {"numeric": {"temporal_tolerance_ms": 1}}}}],
             "parity pair 'p': tolerance for type family 'numeric': unknown option"
             " 'temporal_tolerance_ms' (allowed: abs_tol, rel_tol, rel_floor)",
