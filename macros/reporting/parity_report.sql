@@ -1,26 +1,33 @@
 {#- An on-run-end hook: logs, for every pair of the published run, its verdict, counts by kind and
     a few example differences, and where the full results are; when this run published nothing
     (it failed, or stopped before parity_runs), it says the results are those of the last
-    complete run, and when that run started. -#}
+    complete run, and when that run started. A run or test that did not select the
+    reconciliation has nothing of its own to report, and logs nothing. -#}
 {% macro parity_report(example_rows=5, max_value_chars=80) %}
-    {%- if not execute -%}{{ return('') }}{%- endif -%}
+    {%- set statuses = parity._statuses(results) if results is defined else none -%}
+    {%- if not execute or (statuses is not none and 'parity_pair_results' not in statuses) -%}
+        {{ return('') }}
+    {%- endif -%}
     {%- set summary = parity._built_relation('parity_summary') -%}
     {%- set differences = parity._built_relation('parity_differences') -%}
     {%- if summary is none or differences is none -%}
         {{ return('') }}
     {%- endif -%}
-    {%- set runs = parity._built_relation('parity_runs') -%}
-    {#- Times are printed in UTC, saying so: the session's own zone is anybody's guess. -#}
-    {%- set published = run_query("select run_id, date_format(to_utc_timestamp(run_started_at, current_timezone()), 'yyyy-MM-dd HH:mm:ss') || ' UTC' as started from "
-        ~ runs ~ ' order by published_at desc, run_id desc limit 1') if runs is not none else none -%}
-    {%- if published is none or published.rows | length == 0 -%}
-        {{ return('') }}
-    {%- endif -%}
-    {%- set last = published.rows[0] -%}
-    {%- if last['run_id'] != invocation_id -%}
-        {%- do log('', info=True) -%}
-        {%- do log("parity: this run published no results; shown below are those of the last complete run, "
-            ~ last['run_id'] ~ ", started " ~ last['started'], info=True) -%}
+    {#- parity_runs succeeds only by publishing this run: else the log of runs names the last. -#}
+    {%- if statuses is none or statuses.get('parity_runs') != 'success' -%}
+        {%- set runs = parity._built_relation('parity_runs') -%}
+        {#- Times are printed in UTC, saying so: the session's own zone is anybody's guess. -#}
+        {%- set published = run_query("select run_id, date_format(to_utc_timestamp(run_started_at, current_timezone()), 'yyyy-MM-dd HH:mm:ss') || ' UTC' as started from "
+            ~ runs ~ ' order by published_at desc, run_id desc limit 1') if runs is not none else none -%}
+        {%- if published is none or published.rows | length == 0 -%}
+            {{ return('') }}
+        {%- endif -%}
+        {%- set last = published.rows[0] -%}
+        {%- if last['run_id'] != invocation_id -%}
+            {%- do log('', info=True) -%}
+            {%- do log("parity: this run published no results; shown below are those of the last complete run, "
+                ~ last['run_id'] ~ ", started " ~ last['started'], info=True) -%}
+        {%- endif -%}
     {%- endif -%}
     {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
     {%- set examples = parity._report_examples(differences, pairs, example_rows | int) -%}
@@ -121,4 +128,15 @@
             ~ pair['target_null_keys'] ~ " NULL, " ~ pair['target_duplicate_keys'] ~ " duplicated"
             ~ (" (flagged by enforce_key: warn)" if pair['keys_flagged'] else ""), info=True) -%}
     {%- endif -%}
+{% endmacro %}
+
+
+{#- The status of each of this package's models the command selected (success, error or
+    skipped), by model name, from the results dbt gives an on-run-end hook. -#}
+{% macro _statuses(results) %}
+    {%- set statuses = {} -%}
+    {%- for result in results if result.node.package_name == 'parity' and result.node.resource_type == 'model' -%}
+        {%- do statuses.update({result.node.name: result.status | string}) -%}
+    {%- endfor -%}
+    {{ return(statuses) }}
 {% endmacro %}

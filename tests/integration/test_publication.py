@@ -135,9 +135,16 @@ def test_every_table_of_a_run_says_which_run_it_belongs_to(scratch, spark, remot
         assert rows and {r["run_id"] for r in rows} == {run_id}, model
 
     # A plan never negotiates types from columns another run read.
+    logged: list[str] = []
     alone = scratch.dbt(
-        "run", "--select", "parity_plan", vars=scratch.demo_vars(parity={"pairs": [from_postgres]})
+        "run",
+        "--select",
+        "parity_plan",
+        vars=scratch.demo_vars(parity={"pairs": [from_postgres]}),
+        logged=logged,
     )
     assert alone.success, error_text(alone)
+    # Nor does a run that reconciles nothing report the published run as if it were its own.
+    assert not any("Full results:" in line or "published no results" in line for line in logged)
     problem = planned_problem(spark, scratch.schema, "p_pg")
     assert "its columns were not read in this run" in problem
