@@ -24,8 +24,12 @@
         {%- do failed.append("select pair_name, '" ~ name ~ "' as audit from " ~ history
             ~ " as audited where run_id = '" ~ run_id ~ "' and data_compared and not halted and status = 'complete' and not coalesce(" ~ check ~ ", false)") -%}
     {%- endfor -%}
-    {%- set found = run_query(failed | join(' union all ') ~ ' order by pair_name, audit') -%}
-    {%- set reconciled = run_query("select pair_name from " ~ run_pairs ~ " where run_id = '" ~ run_id ~ "'").columns[0].values() -%}
+    {#- One query, which also lists the pairs with a result in this run (audit NULL): each query
+        costs Spark its own planning. -#}
+    {%- set found = run_query(failed | join(' union all ') ~ " union all select pair_name, null as audit from " ~ run_pairs
+        ~ " where run_id = '" ~ run_id ~ "' order by pair_name, audit") -%}
+    {%- set reconciled = found.rows | rejectattr('audit') | map(attribute='pair_name') | list -%}
+    {%- set failed_audits = found.rows | selectattr('audit') | list -%}
     {%- set listed = [] -%}
     {%- for name in pair_names if name not in reconciled -%}
         {%- do listed.append("pair '" ~ name ~ "': no result in this run") -%}
@@ -40,8 +44,8 @@
             {%- do listed.append("build parity_plan, parity_pair_results, parity_run_results, parity_run_differences and parity_run_pairs in this run") -%}
         {%- endif -%}
     {%- endif -%}
-    {%- if found.rows | length or listed -%}
-        {%- for row in found.rows -%}
+    {%- if failed_audits or listed -%}
+        {%- for row in failed_audits -%}
             {%- do listed.append("pair '" ~ row['pair_name'] ~ "': " ~ row['audit']) -%}
         {%- endfor -%}
         {{ exceptions.raise_compiler_error("parity: run " ~ run_id ~ " failed its audits, so it is not published and the previous results stay: "
