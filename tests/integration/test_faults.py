@@ -124,9 +124,15 @@ def opened(
 
 
 def compared(spark, pair: PairPlan, timeout: float | None = None, **config: Any) -> DrillDown:
-    """The pair's drill-down, as its pipeline runs it (pipelines/hashdiff.py)."""
+    """The pair's drill-down, as its pipeline runs it (pipelines/hashdiff.py), its differences
+    read while the sides are open, as the pipeline's summary reads them."""
     with opened(spark, pair, timeout, **config) as (pair, source, target):
-        return hashdiff(pair.name, source, target, pair.bisection_factor, pair.bisection_threshold)
+        drilled = hashdiff(
+            pair.name, source, target, pair.bisection_factor, pair.bisection_threshold
+        )
+        kept = None if drilled.diffs is None else drilled.diffs.localCheckpoint()
+        drilled.count_downloads()
+        return replace(drilled, diffs=kept)
 
 
 SIDES = ("source_values", "target_values")

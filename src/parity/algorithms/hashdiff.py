@@ -6,9 +6,11 @@ level: it descends at least as many levels as it takes for the expected rows per
 cell to reach the bisection threshold, and further while the cells it returns stay within a
 budget, because smaller differing cells mean fewer rows downloaded. Sums are additive, so the
 coarser levels are implied and never queried. Only cells whose checksum or count differ are
-refined; cells within the threshold (or no longer divisible) are downloaded and compared (in
-Spark, canonical_join.py) as soon as a pass finds them, so no segment larger than the threshold
-ever leaves an engine, and a circuit breaker can stop the drill-down between passes. Cells
+refined; cells within the threshold (or no longer divisible) are downloaded as soon as a pass
+finds them, so no segment larger than the threshold ever leaves an engine, and compared in Spark
+(canonical_join.py) by the job that judges the pair's differences (results/summary.py), which
+also counts the rows moved; a pair with a circuit breaker compares each download at once
+instead, so the breaker can stop the drill-down between passes. Cells
 within the threshold are refined further instead where the cost model says one more pass saves
 more download time than it costs (descent_cost.py, priced by this run's own first pass and
 last pass): thin drift is then downloaded a few rows at a time, whatever the threshold. Each
@@ -31,7 +33,7 @@ compared in full.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 from time import perf_counter
 
@@ -90,6 +92,42 @@ class DrillDown:
     # The differing cells of the first segment pass, for the next run (Since); None where the
     # drill-down did not find every difference in them (halted, dead letters) or found too many.
     segments: SegmentState | None = None
+    # The downloads whose rows are counted by the job that first reads ``diffs``.
+    uncounted: list[Download] = field(default_factory=list)
+
+    def count_downloads(self) -> None:
+        """Once ``diffs`` have been read (summary.summarize judges them in one job): each
+        download's rows moved, added to the stats and logged, once."""
+        while self.uncounted:
+            self.uncounted.pop(0).count(self.stats)
+
+
+@dataclass(frozen=True)
+class Download:
+    """The rows of some cells, from both sides, compared in Spark: what they moved and the row
+    differences they hold are observed by the job that reads those differences."""
+
+    pair_name: str
+    depth: int
+    cells: int
+    moved: tuple[Observation, Observation]
+    found: Observation
+
+    def count(self, stats: HashdiffStats) -> None:
+        from_source, from_target = (int(observed.get["rows"]) for observed in self.moved)
+        stats.source_rows_moved += from_source
+        stats.target_rows_moved += from_target
+        logger.info(
+            "parity pair '%s': %d segments downloaded at depth %d, %d rows moved (%d from "
+            "source, %d from target), %d row differences",
+            self.pair_name,
+            self.cells,
+            self.depth,
+            from_source + from_target,
+            from_source,
+            from_target,
+            self.found.get["rows"],
+        )
 
 
 @dataclass(frozen=True)
@@ -164,41 +202,36 @@ def hashdiff(
     keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
     unique_keys = not any(p.counts.duplicate_keys for p in (source_profile, target_profile))
     diffs: list[DataFrame] = []
+    uncounted: list[Download] = []
     fallback = Fallback(pair_name, source, target, space, threshold)
 
     def settle(depth: int, cells: set[int], each: int) -> bool:
-        """Downloads and compares these cells (expected to hold ``each`` rows at most), in Spark;
-        True when the breaker says to stop."""
+        """Downloads these cells (expected to hold ``each`` rows at most) and joins their rows in
+        Spark; True when the breaker says to stop. Without a breaker, the join runs in the job
+        that judges the differences (one job fewer), and that job counts the download."""
         downloads = fallback.rows(depth, cells, each)
         if not downloads:  # every cell of them is a dead letter
             return False
-        moved = [Observation(f"parity_moved_{side}") for side in ("source", "target")]
+        # Named apart: a pair's downloads are observed in one plan.
+        number = len(diffs)
+        moved = tuple(Observation(f"parity_moved_{side}_{number}") for side in ("source", "target"))
         source_rows, target_rows = (
             reduce(DataFrame.unionByName, frames).observe(observed, F.count(F.lit(1)).alias("rows"))
             for frames, observed in zip(zip(*downloads, strict=True), moved, strict=True)
         )
-        found = Observation("parity_found")
+        found = Observation(f"parity_found_{number}")
+        joined = canonical_join(source_rows, target_rows, keys, values, unique_keys).observe(
+            found, F.count(F.lit(1)).alias("rows")
+        )
+        download = Download(pair_name, depth, len(cells), moved, found)
+        if breaker is None:
+            diffs.append(joined)
+            uncounted.append(download)
+            return False
         # Kept in the executors: the downloads they come from are gone when they are published.
-        diffs.append(
-            canonical_join(source_rows, target_rows, keys, values, unique_keys)
-            .observe(found, F.count(F.lit(1)).alias("rows"))
-            .localCheckpoint()
-        )
-        from_source, from_target = (int(observed.get["rows"]) for observed in moved)
-        stats.source_rows_moved += from_source
-        stats.target_rows_moved += from_target
-        logger.info(
-            "parity pair '%s': %d segments downloaded at depth %d, %d rows moved (%d from "
-            "source, %d from target), %d row differences",
-            pair_name,
-            len(cells),
-            depth,
-            from_source + from_target,
-            from_source,
-            from_target,
-            found.get["rows"],
-        )
-        stats.halted_by = None if breaker is None else breaker(diffs[-1], max(sizes))
+        diffs.append(joined.localCheckpoint())
+        download.count(stats)
+        stats.halted_by = breaker(diffs[-1], max(sizes))
         if stats.halted:
             logger.info(
                 "parity pair '%s': %s reached, drill-down halted", pair_name, stats.halted_by
@@ -208,7 +241,8 @@ def hashdiff(
     def reuse(since: Since, cells: set[int]) -> bool:
         """Takes these cells' row differences from the last result; True when the breaker says
         to stop."""
-        diffs.append(since.rows(frozenset(cells)).localCheckpoint())
+        reused = since.rows(frozenset(cells))
+        diffs.append(reused if breaker is None else reused.localCheckpoint())
         stats.segments_reused += len(cells)
         logger.info(
             "parity pair '%s': %d differing segments unchanged on both sides since run %s:"
@@ -305,7 +339,7 @@ def hashdiff(
         depth = child_depth
     dead = tuple(fallback.dead_letters)
     complete = not stats.halted and not dead
-    return DrillDown(_all(diffs), *sizes, stats, dead, segments if complete else None)
+    return DrillDown(_all(diffs), *sizes, stats, dead, segments if complete else None, uncounted)
 
 
 def _settled_by_depth(

@@ -57,6 +57,7 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
         since=reused_differences.since(source.spark, pair, rerun),
     )
     findings = Findings.none() if drilled.diffs is None else summarize(drilled.diffs, names, rules)
+    drilled.count_downloads()
     # Read back by key, a pair's differences are exact only where no key has two rows.
     unique = not any(c.duplicate_keys for c in counts)
     keeps = drilled.segments is not None and unique and reused_differences.keeps_segments(pair)

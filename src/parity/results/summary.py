@@ -1,11 +1,13 @@
 """From row differences to what a pair found: counts by kind, each column's drift totals, and
 every difference, which stays in Spark.
 
-Both algorithms hand their row differences to ``summarize`` as a DataFrame. One Spark job judges
-them (tolerance verdicts, comparison/tolerance.py), keeps the judged rows in the executors, and
-counts them on the way (an observation); a small job sums each column's drift over them, where
-values differ. Only those counts reach the driver. The differences are read from the kept rows
-when the results are written, so however many there are, none passes through Python.
+Both algorithms hand their row differences to ``summarize`` as a DataFrame, not yet computed
+(hashdiff's downloads are joined in the same job, unless a circuit breaker counted them between
+passes). One Spark job judges them (tolerance verdicts, comparison/tolerance.py), keeps the
+judged rows in the executors, and counts them on the way (an observation); a small job sums
+each column's drift over them, where values differ. Only those counts reach the driver. The
+differences are read from the kept rows when the results are written, so however many there
+are, none passes through Python.
 """
 
 from __future__ import annotations
