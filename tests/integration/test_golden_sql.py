@@ -1,6 +1,7 @@
 """The canonical select of every dialect, rendered by dbt from analyses/canonical_select/, against
-its golden SQL in tests/golden/; `make lint` parses every analysis in its engine's dialect, the
-only check the dialects that run nowhere here (Snowflake, BigQuery) get.
+its golden SQL in tests/golden/. The dialects that run here run their selects in the matrices;
+`make lint` parses those of the dialects that run nowhere here (Snowflake, BigQuery), in their
+engine's dialect: the only check they get.
 
 The goldens end in `.sql.golden`, not `.sql`: dbt would take a `.sql` file under tests/ for a
 singular test and run it on Spark. After an intended change to the macros, regenerate them and
@@ -54,10 +55,11 @@ def test_rendered_select_matches_golden(canonical_selects, dialect):
 
 @pytest.mark.parametrize("dialect", sorted(SQLFLUFF_DIALECTS))
 def test_each_analysis_is_linted_in_its_dialect(dialect):
-    """`make lint` parses each analysis, so each golden, in the dialect its first line names
+    """sqlfluff parses each analysis, so each golden, in the dialect its first line names
     (Spark's is the project's, .sqlfluff), and fails on any section that dialect's grammar cannot
-    parse: for Snowflake and BigQuery the only check they get here. Parsing the goldens
-    again in this suite took over a minute and checked nothing more."""
+    parse. `make lint` does so for Snowflake's and BigQuery's, the only check they get here;
+    the others run on their engines. Parsing the goldens again in this suite took over a
+    minute and checked nothing more."""
     name = SQLFLUFF_DIALECTS[dialect]
     header = f"-- sqlfluff:dialect:{name}\n"
     analysis = (REPO / "analyses" / "canonical_select" / f"{dialect}.sql").read_text()
