@@ -1,6 +1,6 @@
 """The Spark settings parity's queries run under: set on the session while a pair is reconciled
 (reconcile.py), then put back as they were. None changes a result; each keeps a query of
-parity's from a known trap.
+parity's from a known trap, or a small pair from paying for what only a large one needs.
 """
 
 from __future__ import annotations
@@ -23,12 +23,20 @@ HUGE_METHOD_LIMIT = "spark.sql.codegen.hugeMethodLimit"
 # user left out.
 EXCLUDED_RULES = "spark.sql.adaptive.optimizer.excludedRules"
 EMPTY_RELATION_RULE = "org.apache.spark.sql.execution.adaptive.AQEPropagateEmptyRelation"
+# Whole-stage code generation compiles each stage of a query to Java before it runs: tenths of a
+# second per query, whatever its rows. A pair of small tables asks a dozen queries after its first
+# pass and spent more compiling them than running them: past that pass, once both sides' rows are
+# known, a pair of at most SMALL_PAIR_ROWS rows in all runs its queries without it (interpreted,
+# as Spark runs any stage it cannot compile). A setting the user made is kept.
+WHOLE_STAGE = "spark.sql.codegen.wholeStage"
+SMALL_PAIR_ROWS = 200_000
 
 
 @contextmanager
 def parity_settings(spark: SparkSession) -> Iterator[None]:
     conf = spark.conf
-    previous = {name: conf.get(name, None) for name in (HUGE_METHOD_LIMIT, EXCLUDED_RULES)}
+    names = (HUGE_METHOD_LIMIT, EXCLUDED_RULES, WHOLE_STAGE)
+    previous = {name: conf.get(name, None) for name in names}
     excluded = [rule for rule in (previous[EXCLUDED_RULES] or "").split(",") if rule]
     conf.set(EXCLUDED_RULES, ",".join(dict.fromkeys([*excluded, EMPTY_RELATION_RULE])))
     conf.set(HUGE_METHOD_LIMIT, previous[HUGE_METHOD_LIMIT] or "8000")
@@ -40,3 +48,10 @@ def parity_settings(spark: SparkSession) -> Iterator[None]:
                 conf.unset(name)
             else:
                 conf.set(name, value)
+
+
+def after_first_pass(spark: SparkSession, rows: int) -> None:
+    """What the rest of a pair runs under, once its first pass counted ``rows`` on both sides:
+    without whole-stage code generation when they are few, unless the user set it."""
+    if rows <= SMALL_PAIR_ROWS and spark.conf.get(WHOLE_STAGE, None) is None:
+        spark.conf.set(WHOLE_STAGE, "false")

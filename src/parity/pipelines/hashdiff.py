@@ -20,6 +20,7 @@ from parity.plan import PairPlan
 from parity.results import judgement
 from parity.results.summary import Findings, rows_beyond_tolerance, summarize
 from parity.sides.side import Side, on_both
+from parity.spark_settings import after_first_pass
 
 
 def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
@@ -36,6 +37,7 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
     if kept is not None:
         return Outcome(Findings.none(), counts, HashdiffStats(), False, (), checksums, kept=kept)
     keys_flagged = enforce_keys(pair, counts)
+    after_first_pass(source.spark, sum(c.rows for c in counts))
 
     beyond = 0
 

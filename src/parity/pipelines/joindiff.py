@@ -17,6 +17,7 @@ from parity.plan import PairPlan
 from parity.results import judgement
 from parity.results.summary import Findings, summarize
 from parity.sides.spark import SparkSide
+from parity.spark_settings import after_first_pass
 
 
 def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
@@ -39,6 +40,7 @@ def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
             first.found,
         )
         keys_flagged = enforce_keys(pair, first.counts)
+        after_first_pass(source.spark, sum(c.rows for c in first.counts))
         stats = HashdiffStats()
         if first.found_nothing:
             return Outcome(Findings.none(), first.counts, stats, keys_flagged)
