@@ -320,6 +320,31 @@ def test_a_full_refresh_compares_every_pair_and_keeps_the_history(runs, spark, s
         assert refreshed[name]["run_mode"] == "compared", name
 
 
+# What differs between two runs that compared the same pair over the same inputs.
+RUN_DEPENDENT = {"run_id", "run_started_at", "elapsed_seconds", "run_mode", "run_mode_reason"}
+
+
+def test_a_full_refresh_finds_what_the_run_before_it_found(runs):
+    # Nothing changed between the third run and the full refresh: each pair the third run
+    # compared is found again as it was, each difference too.
+    third, third_differences, _ = runs["third"]
+    refreshed, refreshed_differences, _ = runs["refreshed"]
+    compared = [name for name in PAIRS if third[name]["run_mode"] == "compared"]
+    assert len(compared) == len(PAIRS) - 1
+    for name in compared:
+        before = {k: v for k, v in third[name].asDict().items() if k not in RUN_DEPENDENT}
+        after = {k: v for k, v in refreshed[name].asDict().items() if k not in RUN_DEPENDENT}
+        assert after == before, name
+        assert found(refreshed_differences, name) == found(third_differences, name), name
+    assert found(third_differences, "new_batch")
+
+
+def found(differences: dict[str, list[dict]], name: str) -> list[dict]:
+    """The pair's differences, but for the run that found them, in one order."""
+    rows = [{k: v for k, v in row.items() if k != "run_id"} for row in differences.get(name, [])]
+    return sorted(rows, key=repr)
+
+
 def test_files_written_again_with_the_same_rows_are_read_once_then_fingerprinted(runs):
     first, _, _ = runs["first"]
     second, _, logged_second = runs["second"]
