@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from dbt.cli.main import dbtRunner, dbtRunnerResult
+from dbt_common.tests import enable_test_caching
 from pyspark.sql import SparkSession
 
 from parity.embedded import embedded_session
@@ -31,6 +32,15 @@ SESSION_TIME_ZONE = "America/New_York"
 # collector, not G1: the workers keep every core busy, and G1's concurrent threads and write
 # barriers cost a tenth of the JVM's CPU for short pauses nobody waits on (docs/design-notes.md).
 JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=256m -XX:+UseParallelGC"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """dbt's parse caches, which dbt's own test fixtures turn on (`dbt.tests.fixtures.project`):
+    each Jinja text (a macro, a model file) is parsed once per test process, not once per dbt
+    command. A parse without partial parsing (vars change from one test's run to the next) was
+    three quarters loading the same 700 macros, each parsed twice; what dbt builds from them is
+    the same (docs/design-notes.md, "The test suite's time")."""
+    enable_test_caching()
 
 
 @pytest.hookimpl(tryfirst=True)
