@@ -1,7 +1,7 @@
 {#- The plan row of one pair: introspects both relations, classifies and matches their columns
     (parity.schema_diff), negotiates their profiles, chooses the algorithm and renders what each
     side runs. Pair-level fields once; each side's under its `source_` or `target_` prefix. -#}
-{% macro pair_plan(pair, remote_columns) %}
+{% macro pair_plan(pair, remote_columns, descriptions) %}
     {%- set where = "parity pair '" ~ pair['name'] ~ "'" -%}
     {%- set locations = {'source': parity.side_location(pair['source']), 'target': parity.side_location(pair['target'])} -%}
     {%- set problems = [] -%}
@@ -20,7 +20,7 @@
     {%- endif -%}
     {%- set described = {} -%}
     {%- for side, location in locations.items() -%}
-        {%- set columns = parity._described_columns(pair['name'], side, pair[side], location, remote_columns) -%}
+        {%- set columns = parity._described_columns(pair['name'], side, pair[side], location, remote_columns, descriptions) -%}
         {%- if columns is string -%}
             {%- do problems.append(columns) -%}
         {%- endif -%}
@@ -168,18 +168,26 @@
     declared type, nullability (none when unknown), nested fields, dialect and type profile; or,
     when the side has no columns to describe (a relation that does not exist, an engine that
     could not be read), why, as a string: the pair's problem. -#}
-{% macro _described_columns(pair_name, side, spec, location, remote_columns) %}
+{% macro _described_columns(pair_name, side, spec, location, remote_columns, descriptions) %}
     {%- set described = [] -%}
     {%- set where = side ~ " relation " ~ location['name'] ~ " (" ~ location['dialect'] ~ ")" -%}
     {%- if 'format' in location -%}
         {%- do described.extend(parity.file_columns(location)) -%}
     {%- elif location['dialect'] == 'spark' -%}
-        {%- for column in adapter.get_columns_in_relation(parity.parity_relation(spec)) -%}
+        {#- Described once per plan, however many pairs compare it. -#}
+        {%- if location['name'] not in descriptions -%}
+            {%- set columns = adapter.get_columns_in_relation(parity.parity_relation(spec)) -%}
+            {%- do descriptions.update({location['name']: {
+                'columns': columns,
+                'details': parity.spark_column_details(location['name']) if columns else {},
+            }}) -%}
+        {%- endif -%}
+        {%- set description = descriptions[location['name']] -%}
+        {%- for column in description['columns'] -%}
             {%- do described.append({'name': column.name, 'data_type': column.data_type}) -%}
         {%- endfor -%}
-        {%- set details = parity.spark_column_details(location['name']) if described else {} -%}
         {%- for column in described -%}
-            {%- do column.update(details.get(column['name'], {'nullable': none, 'fields': []})) -%}
+            {%- do column.update(description['details'].get(column['name'], {'nullable': none, 'fields': []})) -%}
         {%- endfor -%}
     {%- else -%}
         {%- for column in remote_columns if column['pair_name'] == pair_name and column['side'] == side -%}

@@ -21,6 +21,8 @@
 {%- set remote_columns_relation = ref('parity_remote_columns') -%}
 {%- set rows = [] -%}
 {%- set previous = parity.previous_states() if execute else {} -%}
+{#- Each Spark relation's description, read once for every pair that compares it. -#}
+{%- set descriptions = {} -%}
 {%- if execute and pairs -%}
     {%- set remote_columns = run_query(
         'select pair_name, side, column_name, data_type, nullable, rounding, problem from ' ~ remote_columns_relation
@@ -31,7 +33,7 @@
     {%- do parity.parity_relation(pair['source']) -%}
     {%- do parity.parity_relation(pair['target']) -%}
     {%- if execute -%}
-        {%- set row = parity.pair_plan(pair, remote_columns) -%}
+        {%- set row = parity.pair_plan(pair, remote_columns, descriptions) -%}
         {%- do row.update({'run_id': invocation_id}) -%}
         {%- do row.update({'previous_state': previous.get('states', {}).get(pair['name']) or tojson({'missing': previous['missing']})}) -%}
         {#- A pair whose side could not be read was not planned: what it would run is empty. -#}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dbt_parity.metastore_in_use import in_use
-from tests.conftest import REPO
+from tests.conftest import JVM_OPTIONS, REPO
 
 HOLDER = """
 import sys, time
@@ -40,7 +40,14 @@ time.sleep(600)
 
 
 def started(command: list[str], cwd: Path, ready: str) -> subprocess.Popen:
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, text=True)
+    # A JVM among them takes the tests' JVM options (tests/conftest.py).
+    process = subprocess.Popen(
+        command,
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "JAVA_TOOL_OPTIONS": JVM_OPTIONS},
+    )
     assert process.stdout.readline().strip() == ready
     return process
 
