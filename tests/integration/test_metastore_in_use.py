@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dbt_parity.metastore_in_use import in_use
-from tests.conftest import JVM_OPTIONS, REPO
+from tests.conftest import REPO
 
 HOLDER = """
 import sys, time
@@ -40,14 +40,7 @@ time.sleep(600)
 
 
 def started(command: list[str], cwd: Path, ready: str) -> subprocess.Popen:
-    # A JVM among them takes the tests' JVM options (tests/conftest.py).
-    process = subprocess.Popen(
-        command,
-        cwd=cwd,
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "JAVA_TOOL_OPTIONS": JVM_OPTIONS},
-    )
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, text=True)
     assert process.stdout.readline().strip() == ready
     return process
 
