@@ -4,10 +4,11 @@ every difference, which stays in Spark.
 Both algorithms hand their row differences to ``summarize`` as a DataFrame, not yet computed
 (hashdiff's downloads are joined in the same job, unless a circuit breaker counted them between
 passes). One Spark job judges them (tolerance verdicts, comparison/tolerance.py), keeps the
-judged rows in the executors, and counts them on the way (an observation); a small job sums
-each column's drift over them, where values differ. Only those counts reach the driver. The
-differences are read from the kept rows when the results are written, so however many there
-are, none passes through Python.
+judged rows in the executors, and counts them on the way (an observation); a pair wider than one
+projection first keeps its row differences, in a job that finds the columns in which values
+differ, and only those columns are judged. A small job sums each column's drift over the judged
+rows, where values differ. Only those counts reach the driver. The differences are read from the
+kept rows when the results are written, so however many there are, none passes through Python.
 """
 
 from __future__ import annotations
@@ -107,9 +108,12 @@ def summarize(
     column_names: tuple[str, ...],
     rules: tuple[ColumnRule, ...],
 ) -> Findings:
-    """Counts by kind, counted in the one job that keeps the judged rows in Spark, and each
+    """Counts by kind, counted in the job that keeps the judged rows in Spark, and each
     column's drift totals."""
-    per_row = _judged_rows(row_diffs, column_names, rules)
+    differing = None
+    if len(column_names) > CELLS_PER_PROJECTION:
+        row_diffs, differing = _kept_with_differing_columns(row_diffs, len(column_names))
+    per_row = _judged_rows(row_diffs, column_names, rules, differing)
 
     def values(within: bool) -> Column:
         chosen = F.filter("cells", lambda c: c["within"] if within else ~c["within"])
@@ -149,12 +153,32 @@ def summarize(
     )
 
 
+def _kept_with_differing_columns(row_diffs: DataFrame, width: int) -> tuple[DataFrame, list[int]]:
+    """The row differences kept in the executors, and the columns in which a value mismatch
+    differs: only those are judged. A tolerance verdict is an expression of tens of nodes, and
+    Spark analyses and plans each of them whatever its rows, so judging every column of a wide
+    pair cost seconds where a few columns differ (docs/design-notes.md). A pair no wider than
+    one projection is judged whole, in one job: this job would cost more than it saves."""
+    observed = Observation("parity_differing_columns")
+    value_row = f"kind = '{VALUE_MISMATCH}'"
+    flags = ", ".join(
+        f"bool_or({value_row} and not (source_values[{i}] <=> target_values[{i}]))"
+        for i in range(width)
+    )
+    kept = row_diffs.observe(observed, F.expr(f"array({flags})").alias("differs")).localCheckpoint()
+    return kept, [i for i, differs in enumerate(observed.get["differs"]) if differs]
+
+
 def _judged_rows(
-    row_diffs: DataFrame, column_names: tuple[str, ...], rules: tuple[ColumnRule, ...]
+    row_diffs: DataFrame,
+    column_names: tuple[str, ...],
+    rules: tuple[ColumnRule, ...],
+    differing: list[int] | None = None,
 ) -> DataFrame:
     """Each row difference with its differing values (or the whole row) as cells, each value
-    with the tolerance verdict of its column; a value mismatch whose differing values are all
-    within tolerance becomes a within_tolerance row."""
+    with the tolerance verdict of its column (of ``differing`` columns only, where given: no
+    value of another differs); a value mismatch whose differing values are all within
+    tolerance becomes a within_tolerance row."""
     names = F.array(*[F.lit(n) for n in column_names]).cast("array<string>")
     whole_row = F.struct(
         F.lit(None).cast("string").alias("column_name"),
@@ -167,13 +191,15 @@ def _judged_rows(
     kept = ["key", "kind", "source_values", "target_values"]
     judged = row_diffs.select(*kept)
     columns = list(enumerate(zip(column_names, rules, strict=True)))
+    if differing is not None:
+        columns = [columns[i] for i in differing]
     for start in range(0, len(columns), CELLS_PER_PROJECTION):
         chunk = columns[start : start + CELLS_PER_PROJECTION]
         judged = _with_cells(judged, kept, chunk)
         kept += [_cell_name(index) for index, _ in chunk]
     listed = (
-        F.array(*[F.col(_cell_name(i)) for i in range(len(rules))])
-        if rules
+        F.array(*[F.col(_cell_name(index)) for index, _ in columns])
+        if columns
         else F.array(F.lit(None).cast(CELL))
     )
     is_value_row = F.col("kind") == VALUE_MISMATCH
