@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pyspark.sql import DataFrame
+from pyspark.sql import DataFrame, Window
 from pyspark.sql import functions as F
 
 from parity.values.column_rule import ColumnRule
@@ -84,6 +84,12 @@ def column_stats(
     differing value has none) and, for a percentile that needs them, the judged rows
     ``kept``. A sensitive column gets counts only:
     its errors and lags would tell how far its values moved."""
+    lagged_errors = {
+        rule.column: int(totals.get(rule.column, {}).get("errors") or 0)
+        for rule in rules
+        if rule.kind in ("timestamp", "timestamp_ntz") and not masking.hides(rule.column)
+    }
+    p99_lags = _p99_lags(kept, lagged_errors, compared)
     stats = []
     for rule in rules:
         found = totals.get(rule.column, dict.fromkeys(TOTALS))
@@ -106,9 +112,7 @@ def column_stats(
                 if relative_kind
                 else None,
                 max_lag_ms=largest if lagged else None,
-                p99_lag_ms=_p99(kept, rule.column, int(found["errors"] or 0), compared)
-                if lagged
-                else None,
+                p99_lag_ms=p99_lags.get(rule.column) if lagged else None,
                 coverage=coverage,
             )
         )
@@ -119,15 +123,24 @@ def _mean(total: float | None, compared: int) -> float | None:
     return float(total or 0.0) / compared if compared else None
 
 
-def _p99(kept: DataFrame | None, column: str, errors: int, compared: int) -> float | None:
-    """The smallest lag that at least 99% of the compared values stay within; the values not
-    among the differences lag 0, so only when more than 1% lag is a job needed to rank them."""
+def _p99_lags(kept: DataFrame | None, errors: dict[str, int], compared: int) -> dict[str, float]:
+    """Per column of ``errors`` (its count of lags), the smallest lag that at least 99% of the
+    compared values stay within. The values not among the differences lag 0, so only a column
+    where more than 1% lag needs its lags ranked: those are ranked in one job."""
     if not compared:
-        return None
+        return {}
     beyond = compared // 100  # how many may lag more
-    if errors <= beyond or kept is None:
-        return 0.0
-    cells = _value_cells(kept).where(F.col("column_name") == column)
-    lags = cells.select(F.abs(F.col("delta").cast("double")).alias("lag")).where("lag is not null")
-    ranked = lags.orderBy(F.desc("lag")).offset(beyond).first()
-    return float(ranked["lag"])
+    ranked = [column for column, count in errors.items() if count > beyond]
+    lags = dict.fromkeys(errors, 0.0)
+    if not ranked or kept is None:
+        return lags
+    cells = _value_cells(kept).where(F.col("column_name").isin(ranked))
+    by_lag = Window.partitionBy("column_name").orderBy(F.desc("lag"))
+    found = (
+        cells.select("column_name", F.abs(F.col("delta").cast("double")).alias("lag"))
+        .where("lag is not null")
+        .withColumn("rank", F.row_number().over(by_lag))
+        .where(F.col("rank") == beyond + 1)
+        .collect()
+    )
+    return lags | {row["column_name"]: float(row["lag"]) for row in found}
