@@ -4,7 +4,7 @@ for joindiff its native select."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import reduce
+from functools import cached_property, reduce
 
 from pyspark.sql import Column, DataFrame, Observation, SparkSession
 from pyspark.sql import functions as F
@@ -36,9 +36,6 @@ class SparkSide:
         self.plan = plan
         if plan.file_view is not None:  # files Spark reads with their schema, through a view
             register(spark, plan.file_view)
-        self.canonical: DataFrame = spark.sql(plan.canonical_sql)
-        # The rows compared: a NULL key matches no key (Profile).
-        self.frame: DataFrame = self.canonical.where(~_null_key(plan))
         # joindiff's first pass: every row's canonical key and native hash.
         self.native: DataFrame | None = spark.sql(plan.native_sql) if plan.native_sql else None
         self._checksum = F.expr(plan.checksum_sql)
@@ -47,6 +44,18 @@ class SparkSide:
         # first), its rows and checksum. The checksums of any cells aligned to key_block are
         # summed from it, without reading the side again.
         self._summary: DataFrame | None = None
+
+    @cached_property
+    def canonical(self) -> DataFrame:
+        """The canonical rows, analysed when first asked for: a joindiff whose first pass finds
+        nothing differing never asks, and the canonical select of a wide side costs Spark tenths
+        of a second to parse and analyse."""
+        return self.spark.sql(self.plan.canonical_sql)
+
+    @cached_property
+    def frame(self) -> DataFrame:
+        """The rows compared: a NULL key matches no key (Profile)."""
+        return self.canonical.where(~_null_key(self.plan))
 
     @property
     def key_block(self) -> int:
