@@ -14,20 +14,22 @@
             ~ " and source_rows - source_null_keys - missing_in_target_rows - duplicate_in_source_rows - value_mismatch_rows - within_tolerance_rows >= 0",
         'differing rows': "differing_rows = missing_in_target_rows + missing_in_source_rows + value_mismatch_rows"
             ~ " + duplicate_in_source_rows + duplicate_in_target_rows",
-        'differences listed': "size(differences) + (select count(*) from " ~ differences ~ " as found where found.run_id = '" ~ run_id
-            ~ "' and found.pair_name = audited.pair_name) = mismatched_values + within_tolerance_values + missing_in_target_rows"
+        'differences listed': "size(differences) + coalesce(found.listed, 0) = mismatched_values + within_tolerance_values + missing_in_target_rows"
             ~ " + missing_in_source_rows + duplicate_in_source_rows + duplicate_in_target_rows + schema_findings",
         'rows moved': "rows_moved = source_rows_moved + target_rows_moved",
     } -%}
     {%- set failed = [] -%}
     {%- for name, check in checks.items() -%}
-        {%- do failed.append("select pair_name, '" ~ name ~ "' as audit from " ~ history
-            ~ " as audited where run_id = '" ~ run_id ~ "' and data_compared and not halted and status = 'complete' and not coalesce(" ~ check ~ ", false)") -%}
+        {%- do failed.append("case when not coalesce(" ~ check ~ ", false) then '" ~ name ~ "' end") -%}
     {%- endfor -%}
-    {#- One query, which also lists the pairs with a result in this run (audit NULL): each query
-        costs Spark its own planning. -#}
-    {%- set found = run_query(failed | join(' union all ') ~ " union all select pair_name, null as audit from " ~ run_pairs
-        ~ " where run_id = '" ~ run_id ~ "' order by pair_name, audit") -%}
+    {#- One query, one scan of each table: each audit a column of the audited rows, the pairs
+        with a result in this run (audit NULL) beside them. A query per audit cost Spark a scan
+        and a plan each. -#}
+    {%- set found = run_query("select pair_name, explode(filter(array(" ~ failed | join(', ') ~ "), audit -> audit is not null)) as audit"
+        ~ " from " ~ history ~ " as audited left join (select pair_name, count(*) as listed from " ~ differences
+        ~ " where run_id = '" ~ run_id ~ "' group by pair_name) as found using (pair_name)"
+        ~ " where audited.run_id = '" ~ run_id ~ "' and data_compared and not halted and status = 'complete'"
+        ~ " union all select pair_name, null as audit from " ~ run_pairs ~ " where run_id = '" ~ run_id ~ "' order by pair_name, audit") -%}
     {%- set reconciled = found.rows | rejectattr('audit') | map(attribute='pair_name') | list -%}
     {%- set failed_audits = found.rows | selectattr('audit') | list -%}
     {%- set listed = [] -%}
