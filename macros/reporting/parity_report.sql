@@ -30,7 +30,8 @@
         {%- endif -%}
     {%- endif -%}
     {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
-    {%- set examples = parity._report_examples(differences, pairs, example_rows | int) -%}
+    {%- set examples = parity._report_examples(parity._built_relation('parity_run_differences'), parity._built_relation('parity_run_results'),
+        pairs, example_rows | int) -%}
     {%- for pair in pairs -%}
         {%- do log('', info=True) -%}
         {%- set verdict = 'ERROR' if pair['status'] == 'error' else ('PASS' if pair['passed'] else ('HALTED' if pair['halted'] else 'DIFFERENT')) -%}
@@ -66,18 +67,23 @@
 
 {#- The first differences of each pair that did not pass, by pair name: one query for every pair,
     not one each, so that a run of many pairs reports as quickly as a run of one. Schema findings
-    (no key) come first, then by kind, then by key. -#}
-{% macro _report_examples(differences, pairs, example_rows) %}
+    (no key) come first, then by kind, then by key. Read from the history by each result's run
+    (the summary's run_id), which is what parity_differences shows of them: the view finds the
+    published results again in each branch of its union, twice the query's time. -#}
+{% macro _report_examples(run_differences, run_results, pairs, example_rows) %}
     {%- set failed = [] -%}
     {%- for pair in pairs if not pair['passed'] -%}
-        {%- do failed.append(parity._spark_string_literal(pair['pair_name'])) -%}
+        {%- do failed.append('(' ~ parity._spark_string_literal(pair['run_id']) ~ ', ' ~ parity._spark_string_literal(pair['pair_name']) ~ ')') -%}
     {%- endfor -%}
     {%- set examples = {} -%}
     {%- if failed and example_rows > 0 -%}
-        {%- set found = run_query('select pair_name, key, kind, column_name, source_value, target_value, source_hash, target_hash from ('
-            ~ 'select *, row_number() over (partition by pair_name order by key is not null, kind, length(key), key, column_name) as example'
-            ~ ' from ' ~ differences ~ ' where pair_name in (' ~ failed | join(', ') ~ ')) where example <= ' ~ example_rows
-            ~ ' order by pair_name, example') -%}
+        {%- set shown = 'pair_name, key, kind, column_name, source_value, target_value, source_hash, target_hash' -%}
+        {%- set results = '(run_id, pair_name) in (' ~ failed | join(', ') ~ ')' -%}
+        {%- set found = run_query('select ' ~ shown ~ ' from ('
+            ~ 'select *, row_number() over (partition by pair_name order by key is not null, kind, length(key), key, column_name) as example from ('
+            ~ 'select ' ~ shown ~ ' from ' ~ run_differences ~ ' where ' ~ results
+            ~ ' union all select ' ~ shown ~ ' from (select pair_name, inline(differences) from ' ~ run_results ~ ' where ' ~ results ~ '))'
+            ~ ') where example <= ' ~ example_rows ~ ' order by pair_name, example') -%}
         {%- for row in found -%}
             {%- do examples.setdefault(row['pair_name'], []).append(row) -%}
         {%- endfor -%}
