@@ -40,6 +40,8 @@ class ColumnStats:
 
 NUMERIC = ("integer", "decimal", "float")
 TEMPORAL = ("timestamp", "timestamp_ntz", "date")
+# The kinds whose errors are lags, in milliseconds.
+LAGGED = ("timestamp", "timestamp_ntz")
 TOTALS = ("out", "within", "null_on_one_side", "errors", "max_error", "sum_error")
 TOTALS += ("max_relative", "sum_relative")
 
@@ -84,18 +86,14 @@ def column_stats(
     differing value has none) and, for a percentile that needs them, the judged rows
     ``kept``. A sensitive column gets counts only:
     its errors and lags would tell how far its values moved."""
-    lagged_errors = {
-        rule.column: int(totals.get(rule.column, {}).get("errors") or 0)
-        for rule in rules
-        if rule.kind in ("timestamp", "timestamp_ntz") and not masking.hides(rule.column)
-    }
-    p99_lags = _p99_lags(kept, lagged_errors, compared)
+    lagged = [r.column for r in rules if r.kind in LAGGED and not masking.hides(r.column)]
+    errors = {column: int(totals.get(column, {}).get("errors") or 0) for column in lagged}
+    p99_lags = _p99_lags(kept, errors, compared)
     stats = []
     for rule in rules:
         found = totals.get(rule.column, dict.fromkeys(TOTALS))
         hidden = masking.hides(rule.column)
         measured = rule.kind in NUMERIC + TEMPORAL and not hidden
-        lagged = rule.kind in ("timestamp", "timestamp_ntz") and not hidden
         relative_kind = rule.kind in NUMERIC and not hidden
         largest = float(found["max_error"] or 0.0)
         stats.append(
@@ -111,8 +109,8 @@ def column_stats(
                 mean_relative_error=_mean(found["sum_relative"], compared)
                 if relative_kind
                 else None,
-                max_lag_ms=largest if lagged else None,
-                p99_lag_ms=p99_lags.get(rule.column) if lagged else None,
+                max_lag_ms=largest if rule.column in lagged else None,
+                p99_lag_ms=p99_lags.get(rule.column) if rule.column in lagged else None,
                 coverage=coverage,
             )
         )
