@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from dbt_parity.metastore_in_use import in_use
-from tests.conftest import REPO
+from tests.conftest import JVM_OPTIONS, REPO
 
 HOLDER = """
 import sys, time
@@ -39,8 +39,16 @@ time.sleep(600)
 """
 
 
+def with_test_jvm() -> dict[str, str]:
+    """This process's environment, with the tests' JVM options for a subprocess's JVM
+    (tests/conftest.py): the holder's, and the second command's should it start one."""
+    return {**os.environ, "JAVA_TOOL_OPTIONS": JVM_OPTIONS}
+
+
 def started(command: list[str], cwd: Path, ready: str) -> subprocess.Popen:
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command, cwd=cwd, stdout=subprocess.PIPE, text=True, env=with_test_jvm()
+    )
     assert process.stdout.readline().strip() == ready
     return process
 
@@ -73,7 +81,7 @@ def test_a_second_command_gets_one_line(tmp_path):
             ],
             cwd=tmp_path,
             env={
-                **os.environ,
+                **with_test_jvm(),
                 "PARITY_METASTORE_DIR": str(tmp_path / "metastore_db"),
                 "PARITY_WAREHOUSE_DIR": str(tmp_path / "spark-warehouse"),
             },
