@@ -33,6 +33,14 @@ SESSION_TIME_ZONE = "America/New_York"
 # barriers cost a tenth of the JVM's CPU for short pauses nobody waits on (docs/design-notes.md).
 JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=256m -XX:+UseParallelGC"
 
+# The tests' catalog, kept in memory as the lint's is (profiles/profiles.yml, target `lint`). One
+# session serves every dbt command of a worker, so nothing needs the Hive metastore's Derby
+# database to outlive it; and Hive costs each table lookup a round of DataNucleus queries and each
+# new thread (dbt opens some in each command) a metastore client of its own: a fifth of the
+# publication tests' time. Where the user's Hive catalog matters, the tests run dbt in processes
+# of their own, with the shipped profile (test_standalone_cluster.py, test_metastore_in_use.py).
+CATALOG = {"spark.sql.catalogImplementation": "in-memory"}
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """dbt's parse caches, which dbt's own test fixtures turn on (`dbt.tests.fixtures.project`):
@@ -65,7 +73,7 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> SparkSession:
     home = tmp_path_factory.mktemp("spark")
     os.environ["PARITY_SHUFFLE_PARTITIONS"] = "4"  # read by the shipped profile
     session = embedded_session(
-        home, "parity-tests", f"-Duser.timezone={SESSION_TIME_ZONE} {JVM_OPTIONS}"
+        home, "parity-tests", f"-Duser.timezone={SESSION_TIME_ZONE} {JVM_OPTIONS}", **CATALOG
     )
     configure_as_dbt_does(home)
     # dbt-spark forces ANSI off on its session (dbt/adapters/spark/connections.py): every test

@@ -17,7 +17,8 @@ def embedded_session(
     home: Path, app_name: str, java_options: str = "", **settings: str
 ) -> SparkSession:
     """A local session keeping its tables and Hive metastore under ``home``; ``java_options``
-    go to the driver's JVM (``-Duser.timezone=...`` sets the zone a machine would have)."""
+    go to the driver's JVM (``-Duser.timezone=...`` sets the zone a machine would have).
+    ``settings`` are applied last, so they may choose another catalog than Hive's."""
     warehouse, metastore = home / "warehouse", home / "metastore_db"
     os.environ["PARITY_WAREHOUSE_DIR"] = str(warehouse)
     os.environ["PARITY_METASTORE_DIR"] = str(metastore)
@@ -32,7 +33,9 @@ def embedded_session(
         .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={home} {java_options}")
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.python.sql.dataFrameDebugging.enabled", "false")
+        .enableHiveSupport()
     )
     for key, value in settings.items():
         builder = builder.config(key, value)
-    return builder.enableHiveSupport().getOrCreate()
+    return builder.getOrCreate()
