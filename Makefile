@@ -71,10 +71,14 @@ mariadb:
 		echo "Installing MariaDB for the tests"; \
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends mariadb-server; }
 
+# The packages go in through uv, pinned here: pyspark comes as a source archive of 300 MB, which pip
+# builds and installs in 78 s on a machine with no cache of it (44 to 54 s with one), uv in 31 s.
+UV := uv==0.13.9
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/pip install --quiet --disable-pip-version-check $(UV)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $@
 
 clean:
