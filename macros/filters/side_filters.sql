@@ -1,6 +1,7 @@
 {#- What a pair compares, as each side's predicate in that side's dialect: the pair's `where`
-    (one predicate for both sides, or one per side; each checked to be exactly one expression in
-    its side's dialect before it is pasted in) and its `time_window` over an update column,
+    (one predicate for both sides, or one per side; each checked to be a filter in its side's
+    dialect before it is pasted in, and marked in `applied` when the project trusts its filters
+    or added functions to a dialect's list) and its `time_window` over an update column,
     whose bounds are fixed when the plan is rendered (dbt's run_started_at, UTC): rows updated at
     or after now - max_age and before now - min_age (wall clocks in the side's `time_zone`, for
     a naive column written in one). Returns {'source': sql or none, 'target':
@@ -18,6 +19,18 @@
                 {%- do applied.update({'where_' ~ side: text}) -%}
             {%- endif -%}
         {%- endfor -%}
+        {#- What the filters ran under, beyond the allow-list, said beside them. -#}
+        {%- set trust = parity._filter_trust() -%}
+        {%- if trust['trusted'] -%}
+            {%- do applied.update({'trusted_filters': true}) -%}
+        {%- endif -%}
+        {%- set added = {} -%}
+        {%- for side, dialect in dialects.items() if trust['functions'].get(dialect) and applied.get('where_' ~ side) -%}
+            {%- do added.update({side: trust['functions'][dialect]}) -%}
+        {%- endfor -%}
+        {%- if added -%}
+            {%- do applied.update({'added_filter_functions': added}) -%}
+        {%- endif -%}
     {%- endif -%}
     {%- set window = pair['time_window'] -%}
     {%- if window -%}

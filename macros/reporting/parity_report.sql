@@ -39,6 +39,7 @@
             ~ " (" ~ pair['algorithm'] ~ ", " ~ pair['elapsed_seconds'] ~ "s)"
             ~ ("; " ~ pair['run_mode_reason'] if pair['run_mode'] == 'unchanged' else ""), info=True) -%}
         {%- do parity._report_contracts(pair) -%}
+        {%- do parity._report_filter_trust(pair) -%}
         {%- do log("  " ~ pair['source_relation'] ~ ": " ~ pair['source_rows'] ~ " rows; "
             ~ pair['target_relation'] ~ ": " ~ pair['target_rows'] ~ " rows", info=True) if pair['data_compared'] -%}
         {%- do log("  missing in target " ~ pair['missing_in_target_rows'] ~ ", missing in source " ~ pair['missing_in_source_rows']
@@ -134,6 +135,19 @@
             ~ pair['target_null_keys'] ~ " NULL, " ~ pair['target_duplicate_keys'] ~ " duplicated"
             ~ (" (flagged by enforce_key: warn)" if pair['keys_flagged'] else ""), info=True) -%}
     {%- endif -%}
+{% endmacro %}
+
+
+{#- Whether the pair's filters ran beyond the allow-list: trusted by the project, or calling
+    functions it added to a dialect's list. -#}
+{% macro _report_filter_trust(pair) %}
+    {%- set filters = fromjson(pair['filters'] or '{}') -%}
+    {%- if filters.get('trusted_filters') -%}
+        {%- do log("  filters trusted (var parity_trust_filters): not held to the allow-list", info=True) -%}
+    {%- endif -%}
+    {%- for side, names in (filters.get('added_filter_functions') or {}).items() -%}
+        {%- do log("  " ~ side ~ " filter may call functions the project added (var parity_filter_functions): " ~ names | join(', '), info=True) -%}
+    {%- endfor -%}
 {% endmacro %}
 
 

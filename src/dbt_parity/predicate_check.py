@@ -2,8 +2,8 @@
 
 Macros cannot import Python, and the plan must refuse a filter before any engine sees it. dbt
 exposes to Jinja the adapter methods named in the adapter class's ``_available_``; this adds one,
-``adapter.parity_predicate_problem(dialect, text)``, which returns why the text is not one SQL
-expression in that dialect, or None (parity.predicates).
+``adapter.parity_predicate_problem(dialect, text, added, trusted)``, which returns why the text
+is not a filter in that dialect, or None (parity.predicates).
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from typing import Any
 METHOD = "parity_predicate_problem"
 
 
-def _predicate_problem(self: Any, dialect: str, text: str) -> str | None:
+def _predicate_problem(
+    self: Any, dialect: str, text: str, added: list[str], trusted: bool
+) -> str | None:
     # Imported on first use: sqlfluff is slow to import, and dbt imports this hook every command.
     from parity.predicates import predicate_problem
 
-    return predicate_problem(dialect, text)
+    return predicate_problem(dialect, text, frozenset(added), trusted)
 
 
 def register(adapter_class: Any) -> None:
