@@ -54,6 +54,20 @@ MESSAGES = [
         " overflow. SQLSTATE: 22003",
     ),
     (
+        "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION]  12345.678 cannot be represented as"
+        ' Decimal(5, 2). If necessary set "spark.sql.ansi.enabled" to "false" to bypass this'
+        " error, and return NULL instead. SQLSTATE: 22003",
+        "[NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION]  … cannot be represented as"
+        " Decimal(5, 2). If necessary set \"spark.sql.ansi.enabled\" to '…' to bypass this"
+        " error, and return NULL instead. SQLSTATE: 22003",
+    ),
+    (
+        '[INVALID_FORMAT.MISMATCH_INPUT] The format is invalid: 999. The input "STRING"'
+        " s3cret(val does not match the format. SQLSTATE: 42601",
+        '[INVALID_FORMAT.MISMATCH_INPUT] The format is invalid: 999. The input "STRING"'
+        " '…' does not match the format. SQLSTATE: 42601",
+    ),
+    (
         "[USER_RAISED_EXCEPTION] s3cretval from another table SQLSTATE: P0001",
         "[USER_RAISED_EXCEPTION] '…' SQLSTATE: P0001",
     ),
@@ -159,3 +173,17 @@ def test_the_whole_message_is_logged_only_under_the_debug_switch(monkeypatch, ca
         assert VALUE in record.getMessage() and "Secr3t" not in record.getMessage()
         with the_run([], []):
             assert debug_text("Traceback: s3cretval") == "Traceback: s3cretval"
+
+
+def test_a_connections_host_and_database_are_kept(monkeypatch):
+    monkeypatch.setenv("PARITY_TEST_LEGACY_URL", "postgresql://parity:Secr3t@10.0.0.5:5432/legacy")
+    message = (
+        'connection failed: connection to server at "10.0.0.5", port 5432 failed: FATAL:'
+        '  database "legacy" does not exist'
+    )
+    with the_run(["PARITY_TEST_LEGACY_URL"], []):
+        assert published(message) == message
+    assert published(message) == (
+        "connection failed: connection to server at '…', port 5432 failed: FATAL:"
+        "  database '…' does not exist"
+    )

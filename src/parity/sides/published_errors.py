@@ -45,18 +45,24 @@ QUOTED = re.compile(r"""(?<!\w)(['"])(.*?)(?:\1(?=[\s,.;:!?)\]}@]|\Z)|\Z)""", re
 # and `The 12.35 rounded half up from 12.345 cannot be represented as ...`, DuckDB's `with value
 # 300 can't be cast`.
 NUMBER = r"[-+]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?[A-Za-z]{0,2}\b"
-VALUE_NUMBER = re.compile(rf"\b(value|The|from)(\s+){NUMBER}(?!\))", re.I)
+VALUE_NUMBER = re.compile(
+    rf"(?:\b(value|The|from)(\s+){NUMBER}|{NUMBER}(?=\s+(cannot be represented|rounded)))", re.I
+)
+# Spark's to_number: `The input "STRING" <the value> does not match the format`.
+UNQUOTED_INPUT = re.compile(r"(The input \"[^\"]*\" ).*?( does not match)", re.S)
 # `raise_error(...)`'s text, which is the caller's: whatever a `where` made of a row.
 RAISED = re.compile(r"(\[USER_RAISED_EXCEPTION\])(.*?)(?=\s*SQLSTATE:|\Z)", re.S)
 # The second line worth keeping: a PostgreSQL DETAIL or HINT, a DuckDB suggestion (its LINE echo
 # of the query and a PostgreSQL CONTEXT quote the SQL and the data, unquoted).
 SECOND_LINE = re.compile(r"(DETAIL|HINT):|Did you mean|Candidate bindings")
-# Quoted names of types, and of MySQL's clauses, which an engine's message quotes.
+# Quoted names of types, of MySQL's clauses and of Spark's settings, which an engine's message
+# quotes.
 TYPE_NAME = re.compile(
     r"(tiny|small|medium|big)?int(eger)?\d*( unsigned)?|string|text|binary|bytea|blob|boolean|"
     r"(var)?char(acter)?( varying)?|float\d*|real|double( precision)?|json|uuid|interval|"
     r"(decimal|numeric)(\(\d+(,\s*\d+)?\))?|date(time)?|time(stamp)?(_[nl]tz)?"
-    r"( with(out)? time zone)?|select|where clause|field list|on clause|order clause",
+    r"( with(out)? time zone)?|select|where clause|field list|on clause|order clause|"
+    r"spark\.[\w.]+",
     re.I,
 )
 # A relation's name, in its parts (schema, table), and the path of a file relation.
@@ -94,8 +100,8 @@ def the_run(
     before = _run
     secrets = [s for v in set(variables) if v for s in secrets_of(os.environ.get(v, ""))]
     secrets += [s for path in paths for s in secrets_of(path, whole=False)]
-    hosts = [_host(os.environ.get(v, "")) for v in set(variables) if v]
-    _run = Known(tuple(secrets), frozenset(n.lower() for n in [*names, *hosts] if n))
+    places = [p for v in set(variables) if v for p in _places(os.environ.get(v, ""))]
+    _run = Known(tuple(secrets), frozenset(n.lower() for n in [*names, *places] if n))
     try:
         yield
     finally:
@@ -142,11 +148,13 @@ def _pieces(password: str) -> list[str]:
     return DELIMITERS.split(password) + ends
 
 
-def _host(target: str) -> str:
+def _places(target: str) -> list[str]:
+    """The host and database a URL names, which its driver's errors quote (not secrets)."""
     try:
-        return urlsplit(target).hostname or ""
+        parts = urlsplit(target)
+        return [parts.hostname or "", unquote(parts.path.lstrip("/"))]
     except ValueError:
-        return ""
+        return []
 
 
 def published(message: str, secrets: Iterable[str] = ()) -> str:
@@ -158,7 +166,8 @@ def published(message: str, secrets: Iterable[str] = ()) -> str:
         logger.info("parity: the engine's whole message (%s=1): %s", DEBUG, hidden(message, every))
     text = RAISED.sub(rf"\1 {HIDDEN}", hidden(message, every))
     text = QUOTED.sub(_quoted, text)
-    text = VALUE_NUMBER.sub(r"\1\2…", text)
+    text = VALUE_NUMBER.sub(lambda m: f"{m[1] or ''}{m[2] or ''}…", text)
+    text = UNQUOTED_INPUT.sub(rf"\1{HIDDEN}\2", text)
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     kept = lines[:1] + [line for line in lines[1:2] if SECOND_LINE.match(line)]
     return " ".join(kept)
