@@ -73,7 +73,16 @@ MESSAGES = [
     ),
     (
         "(1292, \"Truncated incorrect INTEGER value: 's3cretval'\")",
-        "(1292, '…')",
+        "(1292, \"Truncated incorrect INTEGER value: '…'\")",
+    ),
+    (
+        "(1045, \"Access denied for user 'parity'@'10.0.0.5' (using password: YES)\")",
+        "(1045, \"Access denied for user '…'@'…' (using password: YES)\")",
+    ),
+    (
+        "(1064, \"You have an error in your SQL syntax; check the manual near 'drop table"
+        " s3cretval' at line 1\")",
+        "(1064, \"You have an error in your SQL syntax; check the manual near '…' at line 1\")",
     ),
     (
         'invalid input syntax for type json\nDETAIL:  Token "s3cretval" is invalid.\n'

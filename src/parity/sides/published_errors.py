@@ -24,6 +24,7 @@ debugs an engine's failure.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -50,6 +51,8 @@ VALUE_NUMBER = re.compile(
 )
 # Spark's to_number: `The input "STRING" <the value> does not match the format`.
 UNQUOTED_INPUT = re.compile(r"(The input \"[^\"]*\" ).*?( does not match)", re.S)
+# PyMySQL's error, the repr of its code and message: `(1045, "Access denied for user ...")`.
+MYSQL_ERROR = re.compile(r"""\(\d+, (?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")\)""", re.S)
 # `raise_error(...)`'s text, which is the caller's: whatever a `where` made of a row.
 RAISED = re.compile(r"(\[USER_RAISED_EXCEPTION\])(.*?)(?=\s*SQLSTATE:|\Z)", re.S)
 # The second line worth keeping: a PostgreSQL DETAIL or HINT, a DuckDB suggestion (its LINE echo
@@ -164,13 +167,17 @@ def published(message: str, secrets: Iterable[str] = ()) -> str:
     every = sorted({*secrets, *_run.secrets}, key=len, reverse=True)
     if os.environ.get(DEBUG) == "1":
         logger.info("parity: the engine's whole message (%s=1): %s", DEBUG, hidden(message, every))
-    text = RAISED.sub(rf"\1 {HIDDEN}", hidden(message, every))
+    text = hidden(message, every)
+    driver = MYSQL_ERROR.fullmatch(text.strip())
+    if driver:  # the message, with its quotes, is inside: its code stays outside
+        code, text = ast.literal_eval(driver.group(0))
+    text = RAISED.sub(rf"\1 {HIDDEN}", text)
     text = QUOTED.sub(_quoted, text)
     text = VALUE_NUMBER.sub(lambda m: f"{m[1] or ''}{m[2] or ''}…", text)
     text = UNQUOTED_INPUT.sub(rf"\1{HIDDEN}\2", text)
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
-    kept = lines[:1] + [line for line in lines[1:2] if SECOND_LINE.match(line)]
-    return " ".join(kept)
+    kept = " ".join(lines[:1] + [line for line in lines[1:2] if SECOND_LINE.match(line)])
+    return f'({code}, "{kept}")' if driver else kept
 
 
 def hidden(text: str, secrets: Iterable[str]) -> str:
