@@ -24,13 +24,15 @@ from parity.plan import PairPlan, pairs_from_rows
 from parity.results import judgement
 from parity.results.pair_result import PairResult, results_frame
 from parity.sides.opened import opened_sides
+from parity.sides.published_errors import debug_text, pairs_run, published
 from parity.sides.unreadable_files import unreadable_file
 from parity.spark_settings import parity_settings
 
 
 def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
     pairs = pairs_from_rows([row.asDict() for row in plan.collect()])
-    results = [reconcile_pair(spark, pair) for pair in pairs]
+    with pairs_run(pairs):  # no pair's error shows a secret of any pair's
+        results = [reconcile_pair(spark, pair) for pair in pairs]
     failed = [f"{r.pair_name} ({r.status})" for r in results if r.status != "complete"]
     if failed:
         logger.warning(
@@ -60,8 +62,11 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
     except Exception as error:  # whatever stops one pair must not stop the others
         reason = _reason(pair, error)
         logger.error("parity pair '%s': not reconciled: %s", pair.name, reason)
-        # The whole trace, for whoever debugs it, only where dbt keeps debug records.
-        logger.debug("parity pair '%s': %s", pair.name, traceback.format_exc())
+        # The whole trace, less the secrets, only where the user asks for it: it quotes the
+        # engines' whole messages.
+        trace = debug_text(traceback.format_exc())
+        if trace is not None:
+            logger.debug("parity pair '%s': %s", pair.name, trace)
         return incremental.kept(judgement.failed(pair, reason, _since(started)), rerun)
 
 
@@ -71,12 +76,14 @@ def _since(started: float) -> float:
 
 def _reason(pair: PairPlan, error: Exception) -> str:
     """Why the pair failed, in one line: a ParityError's own words (less the pair's name, which
-    the result row holds), else the error's type and first line (no Java stack trace)."""
+    the result row holds; what an engine said in them was made publishable where it was
+    caught), else the error's type and what may be published of its text (no Java stack trace,
+    no value, no secret)."""
     if isinstance(error, ParityError):
         return _first_line(str(error).removeprefix(f"parity pair '{pair.name}': "))
     if isinstance(error, Py4JJavaError):
-        return f"Spark failed: {_first_line(error.java_exception.toString())}"
-    return f"{type(error).__name__}: {_first_line(str(error))}"
+        return f"Spark failed: {published(error.java_exception.toString())}"
+    return f"{type(error).__name__}: {published(str(error))}"
 
 
 def _first_line(text: str) -> str:
@@ -114,7 +121,9 @@ def _reconciled(
                 # The plan chooses joindiff only for two sides in the Spark session.
                 outcome = joindiff.run(pair, source, target)
     except AnalysisException as error:
-        raise ParityError(pair.name, f"Spark could not run the pair's SQL: {error}") from error
+        raise ParityError(
+            pair.name, f"Spark could not run the pair's SQL: {published(str(error))}"
+        ) from error
     except Py4JJavaError as error:  # a job failed: the file Spark names, if any, says whose
         named = unreadable_file(pair, error)
         if named is None:

@@ -32,6 +32,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from parity.errors import ParityError
+from parity.sides.published_errors import published as _scrubbed
+from parity.sides.published_errors import secrets_of as _secrets
 
 # The client each engine needs, and the pip extra that installs it.
 DRIVERS = {
@@ -79,9 +81,6 @@ RESTARTING = re.compile(
     r"|server closed the connection|connection is (lost|closed)",
     re.I,
 )
-USERINFO = re.compile(r"//([^@/?#]*)@")
-# A password given as a keyword: `password=...` in a key=value string, `?password=` in a URL.
-PASSWORD_KEYWORD = re.compile(r"(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s&#]+)", re.I)
 
 
 class ReadOnlyConnection:
@@ -326,23 +325,3 @@ def _duckdb_session(path: str) -> Any:
     import duckdb
 
     return duckdb.connect(path, read_only=True)
-
-
-def _secrets(target: str) -> list[str]:
-    """What a driver's message must never show: the whole target, and its password, read by
-    pattern rather than parsed, so that a target too malformed to parse is covered too."""
-    found = [target]
-    userinfo = USERINFO.search(target)
-    if userinfo and ":" in userinfo.group(1):
-        found.append(userinfo.group(1).split(":", 1)[1])
-    found += [m.group(1).strip("'") for m in PASSWORD_KEYWORD.finditer(target)]
-    found += [unquote(secret) for secret in found[1:]]
-    return [secret for secret in found if secret]
-
-
-def _scrubbed(message: str, secrets: list[str]) -> str:
-    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
-    text = " ".join(lines[:2])
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "***")
-    return text

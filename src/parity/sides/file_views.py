@@ -17,6 +17,7 @@ from py4j.protocol import Py4JJavaError
 from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
 
+from parity.sides.published_errors import published
 from parity.values.file_view import FileView
 
 ILLEGAL_TYPE = "PARQUET_TYPE_ILLEGAL"
@@ -53,9 +54,10 @@ def register(spark: SparkSession, file_view: FileView) -> None:
 
 def spark_reason(error: Exception) -> str:
     """Spark's reason in a line or two: its message's first line and, for a job or a file
-    that failed, the first line of the deepest cause (the footer error), no Java stack trace."""
+    that failed, the first line of the deepest cause (the footer error), no Java stack trace;
+    as it may be published (sides/published_errors.py: a file's values are data too)."""
     if not isinstance(error, Py4JJavaError):
-        return _first_line(str(error))
+        return published(str(error))
     thrown = error.java_exception
     reason = _first_line(thrown.getMessage())
     cause = thrown.getCause()
@@ -63,7 +65,7 @@ def spark_reason(error: Exception) -> str:
         cause = cause.getCause()
     if cause is not None and cause.getMessage() and _first_line(cause.getMessage()) not in reason:
         reason = f"{reason}; {_first_line(cause.getMessage())}"
-    return reason
+    return published(reason)
 
 
 def _first_line(text: str | None) -> str:

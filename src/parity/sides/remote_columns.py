@@ -13,6 +13,7 @@ from parity.errors import ParityError
 from parity.log import logger
 from parity.plan import timeout_seconds
 from parity.sides.connections import QueryError, ReadOnlyConnection, connect
+from parity.sides.published_errors import the_run
 
 # Each engine's columns of one table (its schema and name bound as the first and second
 # parameters), in order, as (name, declared type with its precision, whether it may hold NULL).
@@ -62,21 +63,38 @@ COLUMNS_SCHEMA = T.StructType(
 
 def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFrame:
     rows = []
-    for relation in remote_relations.orderBy("pair_name", "side").collect():
-        where = f"{relation['side']} relation {relation['schema_name']}.{relation['table_name']}"
-        owner = (relation["run_id"], relation["pair_name"], relation["side"])
-        try:
-            found, rounding = _read(relation, where)
-        except ParityError as error:
-            reason = str(error).removeprefix(f"parity pair '{relation['pair_name']}': ")
-            logger.error("parity pair '%s': %s", relation["pair_name"], reason)
-            rows.append((*owner, 0, "", "", False, None, reason))
-            continue
-        rows.extend(
-            (*owner, ordinal, name, data_type.lower(), nullable, rounding, None)
-            for ordinal, (name, data_type, nullable) in enumerate(found)
-        )
+    relations = remote_relations.orderBy("pair_name", "side").collect()
+    # An engine's reason in a problem is published (sides/published_errors.py): it shows no
+    # secret of any relation's variable, and may quote the names the plan publishes.
+    names = [
+        name
+        for r in relations
+        for name in (r["pair_name"], r["schema_name"], r["table_name"], _relation(r))
+    ]
+    with the_run([r["connection_env"] for r in relations], names):
+        for relation in relations:
+            rows.extend(_columns(relation))
     return spark.createDataFrame(rows, COLUMNS_SCHEMA)
+
+
+def _columns(relation: Row) -> list[tuple]:
+    """The relation's rows of columns; or its one row with the problem."""
+    where = f"{relation['side']} relation {_relation(relation)}"
+    owner = (relation["run_id"], relation["pair_name"], relation["side"])
+    try:
+        found, rounding = _read(relation, where)
+    except ParityError as error:
+        reason = str(error).removeprefix(f"parity pair '{relation['pair_name']}': ")
+        logger.error("parity pair '%s': %s", relation["pair_name"], reason)
+        return [(*owner, 0, "", "", False, None, reason)]
+    return [
+        (*owner, ordinal, name, data_type.lower(), nullable, rounding, None)
+        for ordinal, (name, data_type, nullable) in enumerate(found)
+    ]
+
+
+def _relation(relation: Row) -> str:
+    return f"{relation['schema_name']}.{relation['table_name']}"
 
 
 def _read(relation: Row, where: str) -> tuple[list[tuple[str, str, bool]], str | None]:

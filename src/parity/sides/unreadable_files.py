@@ -11,6 +11,7 @@ import re
 
 from parity.errors import ParityError
 from parity.plan import PairPlan, SidePlan
+from parity.sides.published_errors import published
 
 FAILED_FILE = re.compile(r"error while reading file (\S+?)\.?\s")
 CAUSE = re.compile(r"^Caused by: [\w.$]+: (.*)$", re.M)
@@ -27,7 +28,8 @@ def unreadable_file(pair: PairPlan, error: Exception) -> ParityError | None:
     owners = [s for s in (pair.source, pair.target) if _owns(s, path)] or [pair.source, pair.target]
     sides = " or ".join(f"{s.side} relation {s.relation_name}" for s in owners)
     causes = CAUSE.findall(text)
-    reason = f": {causes[-1].strip()}" if causes else ""
+    # The cause may quote the file's content (a malformed record): published as any engine's.
+    reason = f": {published(causes[-1])}" if causes else ""
     return ParityError(pair.name, f"{sides}: Spark cannot read the file {path}{reason}")
 
 
