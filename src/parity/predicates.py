@@ -10,7 +10,7 @@ sqlfluff, in that side's dialect, inside the very shape the plan renders it in
 2. it holds only what a filter needs, walked node by node against an allow-list: column
    references, literals, operators, `is [not] null`, `in (...)`, `between`, `like`, `case`,
    `cast`, date and interval arithmetic, and calls of the dialect's functions
-   (parity.filter_functions). The first thing outside it is named: a subquery, a table
+   (parity.values.filter_functions). The first thing outside it is named: a subquery, a table
    function, reflection, an unknown or user-defined function, a symbol of another syntax.
 
 A project that needs more adds functions (`parity_filter_functions`) or trusts its filters
@@ -24,7 +24,7 @@ from functools import cache
 
 from sqlfluff.core import FluffConfig, Lexer, Linter
 
-from parity.filter_functions import allowed_functions, names
+from parity.values.filter_functions import allowed_functions, names
 
 # The dialects parity renders, by the name sqlfluff knows them by.
 SQLFLUFF_DIALECTS = {
@@ -160,6 +160,9 @@ def _first_refused(
             if s.is_code
         )
         return None if named else f"it holds the reference {segment.raw}"
+    elif kind == "data_type" and segment.raw.lower().startswith("reg"):
+        # PostgreSQL's regclass, regproc...: a cast that looks a name up in the catalog.
+        return f"it casts to {segment.raw}, which reads the catalog"
     elif kind in VALUES:
         return None
     elif kind in STRUCTURE:

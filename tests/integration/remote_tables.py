@@ -102,16 +102,17 @@ def migration_pair(name: str, **options) -> dict:
     }
 
 
-def reconcile(project, pairs, logged: list[str] | None = None, *flags: str):
+def reconcile(project, pairs, logged: list[str] | None = None, *flags: str, **settings):
     """Introspects, plans, reconciles and publishes the given pairs in the project; ``logged``
-    collects what the run logs; ``flags`` go to dbt (``--full-refresh``). The project is parsed
-    once for runs that differ only in their pairs (`DbtProject.parsed`)."""
+    collects what the run logs; ``flags`` go to dbt (``--full-refresh``); ``settings`` are vars
+    beside the pairs (``parity_trust_filters=True``). The project is parsed once for runs that
+    differ only in their pairs (`DbtProject.parsed`)."""
     return project.dbt(
         "run",
         "--select",
         "parity_remote_relations+",
         *flags,
-        vars=project.demo_vars(parity={"pairs": pairs}),
+        vars=project.demo_vars(parity={"pairs": pairs}, **settings),
         logged=logged,
         parse_once=True,
     )

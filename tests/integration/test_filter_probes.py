@@ -207,13 +207,7 @@ def test_trusted_filters_and_added_functions_run_and_say_so(scratch, spark):
     ]
     logged: list[str] = []
     trust = {"parity_trust_filters": True, "parity_filter_functions": {"spark": ["MD5"]}}
-    result = scratch.dbt(
-        "run",
-        "--select",
-        "parity_remote_relations+",
-        vars=scratch.demo_vars(parity={"pairs": pairs}, **trust),
-        logged=logged,
-    )
+    result = reconcile(scratch, pairs, logged, **trust)
     assert result.success, error_text(result)
     summaries, _, plans = PublishedRun.read(spark, scratch.schema).of(pairs)
     for name in ("trusted_subquery", "added_md5"):

@@ -140,7 +140,9 @@ def probed(scratch, spark, remote_legacy, mariadb_url, tmp_path_factory):
             for name, url in urls.items():
                 environment.setenv(ENV[name], url)
             scratch.write(SOURCES_FILE, sources(scratch.schema))
-            result = reconcile(scratch, pairs)
+            # Trusted: what the allow-list would refuse (a cast to regclass) reaches its engine,
+            # and what its error says must still be published without the values.
+            result = reconcile(scratch, pairs, parity_trust_filters=True)
     finally:
         (scratch.path / SOURCES_FILE).unlink()
     assert result.success, error_text(result)

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from parity.filter_functions import COMMON, DIALECT
 from parity.predicates import SQLFLUFF_DIALECTS, predicate_problem
+from parity.values.filter_functions import COMMON, DIALECT
 from tests.conftest import REPO
 from tests.filter_predicates import OWN, PORTABLE
 
@@ -59,6 +59,8 @@ PROBES = {
         ("pg_catalog.lower(status) = 'a'", "pg_catalog.lower: a filter calls a function by its"),
         ('"pg_sleep"(1) is null', '"pg_sleep"'),
         ("status = current_user", "the word current_user"),
+        ("cast(note as regclass) is not null", "it casts to regclass, which reads the catalog"),
+        ("note::regproc is not null", "it casts to regproc"),
     ],
     "spark": [
         ("reflect('org.apache.hadoop.fs.FileUtil', 'symLink', '/a', '/b') = 0", "reflect"),

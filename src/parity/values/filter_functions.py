@@ -30,7 +30,7 @@ _SPARK = """
     bround pow log log10 log2 pmod nvl nvl2 ifnull if isnull isnotnull isnan nanvl
     lcase ucase char_length character_length concat_ws instr locate position startswith
     endswith contains regexp_like regexp_extract regexp_replace initcap split_part
-    try_cast to_date to_timestamp date_format date_add date_sub datediff add_months
+    try_cast to_date to_timestamp to_number date_format date_add date_sub datediff add_months
     months_between date_trunc trunc year quarter month day dayofmonth dayofweek dayofyear
     weekofyear hour minute second make_date make_timestamp unix_timestamp from_unixtime
     now current_timezone size element_at array_contains
