@@ -8,8 +8,8 @@ not exactly one SELECT is refused before it runs (read-only DuckDB still lets `c
 write a file); a MySQL (or MariaDB) session is set read-only and every query runs in a
 transaction of its own, rolled back (the server refuses any write), over a client that does not
 enable multiple statements (the server refuses a second one), and a query that is not one
-SELECT, or that selects into a file, is refused before it runs. A user may bound every query
-with a statement timeout.
+SELECT, or that holds a comment or `into`, is refused before it runs (mysql_guard). A user may
+bound every query with a statement timeout.
 
 A failure says whether retrying can help (``transient``), from the driver's error class and code:
 a lost connection, a server shutting down or starting up, a deadlock or a lock not granted may
@@ -32,6 +32,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from parity.errors import ParityError
+from parity.sides.mysql_guard import INTO, refusal
 
 # The client each engine needs, and the pip extra that installs it.
 DRIVERS = {
@@ -60,12 +61,6 @@ FAILURES = [
     ("timed out", re.compile(r"timeout expired|timed out", re.I)),
     ("unknown host", re.compile(r"could not translate host name|name or service not known", re.I)),
 ]
-# A query that is a SELECT: its first word, with no comment before it (MySQL runs the text of
-# `/*! ... */` comments).
-SELECT = re.compile(r"\s*select\s", re.I)
-# A SELECT that writes a file on the server, which a read-only transaction allows: refused
-# whatever the user's privileges (a literal holding these words is refused too).
-INTO_FILE = re.compile(r"\binto\s+(outfile|dumpfile)\b", re.I)
 # SQLSTATEs of PostgreSQL failures a retry may get past: admin shutdown, crash shutdown, cannot
 # connect now, serialization failure, deadlock, lock not available (and class 08, connection).
 TRANSIENT_SQLSTATES = {"57P01", "57P02", "57P03", "40001", "40P01", "55P03"}
@@ -127,11 +122,13 @@ class ReadOnlyConnection:
         # query can change the session (SET) or commit through DDL. Parameters are user
         # variables (parity.query_parameter: @__parity_1...), set by the client with its own
         # escaping in one statement of parity's; the plan's SQL itself goes as written, so a
-        # `%` in it is never read as a placeholder.
-        if not SELECT.match(sql):
-            raise ValueError("parity runs exactly one select per query in MySQL; refused")
-        if INTO_FILE.search(sql):
-            raise ValueError("parity never selects into a file in MySQL; refused")
+        # `%` in it is never read as a placeholder. A SELECT that holds a comment (MySQL runs
+        # `/*! */` as code) or `into` (a file written) never reaches the server (mysql_guard).
+        refused = refusal(sql)
+        if refused == INTO:
+            raise ValueError(f"parity never selects into a file or a variable in MySQL: {refused}")
+        if refused:
+            raise ValueError(f"parity runs exactly one select per query in MySQL: {refused}")
         try:
             with self.handle.cursor() as cursor:
                 if params:
