@@ -3,13 +3,16 @@
 parity only reads, and it is pointed at production databases, so read-only-ness is built into
 the session rather than trusted to the SQL: every PostgreSQL query runs in a read-only
 transaction of its own (the server refuses any write) through the extended query protocol (the
-server refuses a second statement); a DuckDB database is opened read-only and a query that is
-not exactly one SELECT is refused before it runs (read-only DuckDB still lets `copy ... to`
-write a file); a MySQL (or MariaDB) session is set read-only and every query runs in a
-transaction of its own, rolled back (the server refuses any write), over a client that does not
-enable multiple statements (the server refuses a second one), and a query that is not one
-SELECT, or that holds a comment or `into`, is refused before it runs (mysql_guard). A user may
-bound every query with a statement timeout.
+server refuses a second statement); a DuckDB database is opened read-only in a DuckDB of its
+own that reads no file but the source's allowed paths, installs and loads no extension, and
+whose settings no query can change, and a query that is not exactly one SELECT is refused
+before it runs (read-only DuckDB still lets `copy ... to` write a file); a MySQL (or MariaDB)
+session is set read-only and every query runs in a transaction of its own, rolled back (the
+server refuses any write), over a client that does not enable multiple statements (the server
+refuses a second one), and a query that is not one SELECT, or that holds a comment or `into`,
+is refused before it runs (mysql_guard). Every query is bounded by a statement timeout (the
+plan's: an hour unless the source says otherwise), and one still running when the process is
+interrupted or stops is cancelled on the server (sessions_in_flight).
 
 A failure says whether retrying can help (``transient``), from the driver's error class and code:
 a lost connection, a server shutting down or starting up, a deadlock or a lock not granted may
@@ -28,6 +31,7 @@ import json
 import os
 import re
 import threading
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -207,8 +211,10 @@ def connect(
     pair_name: str,
     where: str,
     statement_timeout_seconds: float | None = None,
+    allowed_paths: Sequence[str] = (),
 ) -> ReadOnlyConnection:
-    """A read-only session for reading ``where`` (a side or relation, for error messages)."""
+    """A read-only session for reading ``where`` (a side or relation, for error messages);
+    ``allowed_paths``: the files and directories a DuckDB database's views may read."""
     target = os.environ.get(connection_env)
     if not target:
         raise ParityError(
@@ -228,7 +234,7 @@ def connect(
     secrets = _secrets(target)
     try:
         if dialect == "duckdb":
-            handle = _duckdb_session(target)
+            handle = _duckdb_session(target, allowed_paths)
         elif dialect == "mysql":
             handle = _mysql_session(target, statement_timeout_seconds)
         else:
@@ -319,10 +325,48 @@ def _mysql_parameter(value: Any) -> Any:
     return json.dumps(value) if isinstance(value, list) else value
 
 
-def _duckdb_session(path: str) -> Any:
+def _duckdb_session(path: str, allowed_paths: Sequence[str]) -> Any:
+    """The database at ``path``, read-only, in a DuckDB of its own that reads no other file but
+    ``allowed_paths`` (files, and directories with all they hold: what the database's views
+    read), installs and loads no extension, attaches no other database and whose settings no
+    query can change. Its own instance: DuckDB shares one per file in a process, and a locked
+    configuration would refuse the next session's settings."""
     import duckdb
 
-    return duckdb.connect(path, read_only=True)
+    session = duckdb.connect(
+        ":memory:",
+        config={"autoinstall_known_extensions": False, "autoload_known_extensions": False},
+    )
+    try:
+        session.execute(f"attach {_duckdb_text(path)} (read_only)")
+        (name,) = session.execute(
+            "select database_name from duckdb_databases() where not internal"
+            " and database_name <> 'memory'"
+        ).fetchone()
+        session.execute(f"use {_duckdb_name(name)}")
+        allowed = [os.path.abspath(entry) for entry in allowed_paths]
+        directories = [os.path.join(entry, "") for entry in allowed if os.path.isdir(entry)]
+        files = [entry for entry in allowed if not os.path.isdir(entry)]
+        session.execute(f"set allowed_directories = {_duckdb_list(directories)}")
+        session.execute(f"set allowed_paths = {_duckdb_list(files)}")
+        session.execute("set enable_external_access = false")
+        session.execute("set lock_configuration = true")
+    except Exception:
+        session.close()
+        raise
+    return session
+
+
+def _duckdb_text(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _duckdb_name(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _duckdb_list(texts: list[str]) -> str:
+    return "[" + ", ".join(_duckdb_text(text) for text in texts) + "]"
 
 
 def _secrets(target: str) -> list[str]:
