@@ -4,8 +4,11 @@ cannot be opened says why, with no secret in the message."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from pathlib import Path
+from typing import Any
 
 import duckdb
 import psycopg
@@ -15,7 +18,7 @@ import yaml
 from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import POSTGRES_ENV, reconcile, remote_pair
+from tests.integration.remote_tables import DUCKDB_ENV, POSTGRES_ENV, reconcile, remote_pair
 from tests.integration.run_results import PublishedRun, error_of, pair_error
 
 INJECTION = (
@@ -322,10 +325,13 @@ def test_a_missing_driver_names_the_package_and_the_extra(monkeypatch):
 
 
 BOUNDED_SOURCES = "models/bounded_sources.yml"
+FILES_ENV = "PARITY_TEST_FILES_DUCKDB"
 
 
-def bounded_sources(**timeouts) -> str:
-    """PostgreSQL sources of the legacy orders, each with the statement timeout it is given."""
+def bounded_sources(files_folder: Path | None = None, **timeouts) -> str:
+    """PostgreSQL sources of the legacy orders, each with the statement timeout it is given;
+    with ``files_folder``, two DuckDB sources of a view reading the orders' Parquet files there,
+    one allowing that folder and one not."""
     parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
     sources = [
         {
@@ -336,6 +342,18 @@ def bounded_sources(**timeouts) -> str:
         }
         for name, timeout in timeouts.items()
     ]
+    if files_folder:
+        files = {"dialect": "duckdb", "connection_env": FILES_ENV}
+        allowing = {**files, "allowed_paths": [str(files_folder / "orders.parquet")]}
+        sources += [
+            {
+                "name": name,
+                "schema": "main",
+                "meta": {"parity": meta},
+                "tables": [{"name": "orders"}],
+            }
+            for name, meta in (("files_allowed", allowing), ("files_denied", files))
+        ]
     return yaml.safe_dump({"version": 2, "sources": sources})
 
 
@@ -349,40 +367,117 @@ def test_a_timeout_that_is_not_a_number_fails_the_run(scratch, remote_legacy):
     assert not refused.success
     assert (
         "source legacy_pg_bounded.orders: parity.statement_timeout_seconds must be a number"
-        " of seconds above 0, not 'soon'"
+        " of seconds, 0 for no limit, not 'soon'"
+    ) in error_text(refused)
+
+
+def test_allowed_paths_that_are_not_a_list_of_paths_fail_the_run(scratch, remote_legacy):
+    pair = remote_pair("allowing", "legacy_duckdb_allowing", {"ref": "legacy_orders"})
+    sources = {
+        "version": 2,
+        "sources": [
+            {
+                "name": "legacy_duckdb_allowing",
+                "schema": "main",
+                "meta": {
+                    "parity": {
+                        "dialect": "duckdb",
+                        "connection_env": DUCKDB_ENV,
+                        "allowed_paths": "/etc",
+                    }
+                },
+                "tables": [{"name": "orders"}],
+            }
+        ],
+    }
+    try:
+        scratch.write(BOUNDED_SOURCES, yaml.safe_dump(sources))
+        refused = reconcile(scratch, [pair])
+    finally:
+        (scratch.path / BOUNDED_SOURCES).unlink()
+    assert not refused.success
+    assert (
+        "source legacy_duckdb_allowing.orders: parity.allowed_paths must be a list of paths"
+        " (files or directories), not '/etc'"
     ) in error_text(refused)
 
 
 @pytest.fixture(scope="module")
-def bounded_run(scratch, spark, remote_legacy) -> dict[str, str]:
-    """One run of two pairs from sources with a statement timeout: one allowing 600 s, and one
-    allowing 1 s that reads a view taking 3 s (its catalog reads in time; the pair's first query
-    is stopped by PostgreSQL). What each test reads of it, read as the run ends."""
+def bounded_run(scratch, spark, remote_legacy) -> dict[str, Any]:
+    """One run of pairs from sources with a statement timeout: one allowing 600 s, one allowing
+    1 s that reads a view taking 3 s (its catalog reads in time; the pair's first query is
+    stopped by PostgreSQL), one with no limit (0) and one that names none (the default); and of
+    a DuckDB view reading Parquet files, from a source allowing their folder and one not. What
+    each test reads of it, read as the run ends."""
     with psycopg.connect(remote_legacy, autocommit=True) as connection:
         connection.execute(
             "create or replace view public.slow_orders as"
             " select o.* from public.orders as o cross join pg_sleep(3)"
         )
+    folder = Path(os.environ[DUCKDB_ENV]).parent
+    files_database = folder / "files.duckdb"
+    with duckdb.connect(str(files_database)) as writer:
+        writer.execute(
+            "create or replace view orders as select * from"
+            f" read_parquet('{folder}/orders.parquet/*.parquet')"
+        )
     bounded = remote_pair("bounded", "legacy_pg_bounded", {"ref": "legacy_orders"})
     slow = remote_pair("slow", "legacy_pg_hurried", {"ref": "legacy_orders"})
     slow["source"] = {"source": ["legacy_pg_hurried", "slow_orders"]}
+    unlimited = remote_pair("unlimited", "legacy_pg_unlimited", {"ref": "legacy_orders"})
+    defaulted = remote_pair("defaulted", "legacy_pg", {"ref": "legacy_orders"})
+    allowed = remote_pair("files_allowed", "files_allowed", {"ref": "legacy_orders"})
+    denied = remote_pair("files_denied", "files_denied", {"ref": "legacy_orders"})
+    pairs = [bounded, slow, unlimited, defaulted, allowed, denied]
     try:
-        timeouts = bounded_sources(legacy_pg_bounded=600, legacy_pg_hurried=1)
-        scratch.write(BOUNDED_SOURCES, timeouts)
-        result = reconcile(scratch, [bounded, slow])
+        with pytest.MonkeyPatch.context() as environment:
+            environment.setenv(FILES_ENV, str(files_database))
+            timeouts = bounded_sources(
+                folder, legacy_pg_bounded=600, legacy_pg_hurried=1, legacy_pg_unlimited=0
+            )
+            scratch.write(BOUNDED_SOURCES, timeouts)
+            result = reconcile(scratch, pairs)
     finally:
         (scratch.path / BOUNDED_SOURCES).unlink()
     assert result.success, error_text(result)
-    plan = spark.table(f"{scratch.schema}.parity_plan").where("pair_name = 'bounded'")
-    (row,) = plan.collect()
+    plan = {row["pair_name"]: row for row in spark.table(f"{scratch.schema}.parity_plan").collect()}
+    summaries, _, _ = PublishedRun.read(spark, scratch.schema).of(pairs)
     return {
-        "bounded_timeout": row["source_statement_timeout_seconds"],
+        "timeouts": {
+            name: plan[name]["source_statement_timeout_seconds"]
+            for name in ("bounded", "unlimited", "defaulted")
+        },
+        "allowed_paths": {
+            name: json.loads(plan[name]["source_allowed_paths"])
+            for name in ("files_allowed", "files_denied")
+        },
+        "folder": folder,
+        "passed": {name: summaries[name]["passed"] for name in summaries},
         "slow_error": pair_error(spark, scratch.schema, "slow"),
+        "denied_error": pair_error(spark, scratch.schema, "files_denied"),
     }
 
 
 def test_a_source_sets_its_statement_timeout(bounded_run):
-    assert float(bounded_run["bounded_timeout"]) == 600
+    assert float(bounded_run["timeouts"]["bounded"]) == 600
+
+
+def test_every_session_has_a_statement_timeout_unless_its_source_turns_it_off(bounded_run):
+    assert float(bounded_run["timeouts"]["defaulted"]) == 3600
+    assert bounded_run["timeouts"]["unlimited"] == ""
+    assert bounded_run["passed"]["unlimited"] and bounded_run["passed"]["defaulted"]
+
+
+def test_a_duckdb_view_reads_files_only_from_its_allowed_paths(bounded_run):
+    folder = bounded_run["folder"]
+    assert bounded_run["allowed_paths"] == {
+        "files_allowed": [str(folder / "orders.parquet")],
+        "files_denied": [],
+    }
+    assert bounded_run["passed"]["files_allowed"]
+    message = bounded_run["denied_error"]
+    assert "parity pair 'files_denied': source relation" in message
+    assert "file system operations are disabled by configuration" in message
 
 
 def test_a_query_past_its_timeout_fails_the_pair_naming_the_timeout(bounded_run):

@@ -27,16 +27,18 @@ removed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from parity.errors import ParityError
 from parity.sides.mysql_guard import INTO, refusal
+from parity.sides.sessions_in_flight import running
 
 # The client each engine needs, and the pip extra that installs it.
 DRIVERS = {
@@ -86,19 +88,29 @@ PASSWORD_KEYWORD = re.compile(r"(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^
 class ReadOnlyConnection:
     """One read-only session; ``query`` runs exactly one statement and returns its rows."""
 
-    def __init__(self, dialect: str, handle: Any, timeout: float | None, secrets: list[str]):
+    def __init__(
+        self,
+        dialect: str,
+        handle: Any,
+        timeout: float | None,
+        secrets: list[str],
+        cancel: Callable[[], None],
+    ):
         self.dialect = dialect
         self.handle = handle
         self.timeout = timeout
         self.secrets = secrets
+        # What stops this session's running query on its server, from another thread.
+        self.cancel = cancel
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         try:
-            if self.dialect == "duckdb":
-                return self._duckdb(sql, params)
-            if self.dialect == "mysql":
-                return self._mysql(sql, params)
-            return self._postgres(sql, params)
+            with running(self.cancel):
+                if self.dialect == "duckdb":
+                    return self._duckdb(sql, params)
+                if self.dialect == "mysql":
+                    return self._mysql(sql, params)
+                return self._postgres(sql, params)
         except Exception as error:  # each driver has its own error classes
             reason = _scrubbed(str(error), self.secrets)
             raise QueryError(reason, self.timeout, transient(error)) from None
@@ -250,7 +262,13 @@ def connect(
             + (f"{kind}: {reason}" if kind else reason),
             dialect != "duckdb" and bool(RESTARTING.search(reason) or transient(error, True)),
         ) from None
-    return ReadOnlyConnection(dialect, handle, statement_timeout_seconds, secrets)
+    if dialect == "duckdb":
+        cancel = handle.interrupt
+    elif dialect == "mysql":
+        cancel = functools.partial(_mysql_kill, target, handle.thread_id())
+    else:
+        cancel = functools.partial(handle.cancel_safe, timeout=5)
+    return ReadOnlyConnection(dialect, handle, statement_timeout_seconds, secrets, cancel)
 
 
 def _postgres_session(url: str, timeout: float | None) -> Any:
@@ -269,6 +287,14 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
     # a format) stays as written.
     connection = psycopg.connect(url, cursor_factory=psycopg.RawCursor, **options)
     connection.read_only = True  # every transaction opens with BEGIN READ ONLY
+    if connection.info.server_version >= 140000:
+        # The server checks every second that the client is still there, and ends the query of
+        # one that went away (a dbt killed): PostgreSQL 14 and later, on Linux.
+        try:
+            connection.execute("select set_config('client_connection_check_interval', '1s', false)")
+            connection.commit()
+        except psycopg.errors.InvalidParameterValue:  # a platform without the check
+            connection.rollback()
     return connection
 
 
@@ -318,6 +344,26 @@ def _mysql_session(url: str, timeout: float | None) -> Any:
                 cursor.execute(f"set max_execution_time = {max(1, round(timeout * 1000))}")
     connection.commit()
     return connection
+
+
+def _mysql_kill(url: str, thread: int) -> None:
+    """Stops the query a session runs, from a session of its own (MySQL has no cancel in its
+    protocol)."""
+    import pymysql
+
+    parts = urlsplit(url)
+    connection = pymysql.connect(
+        host=parts.hostname,
+        port=parts.port or 3306,
+        user=unquote(parts.username or ""),
+        password=unquote(parts.password or ""),
+        connect_timeout=5,
+    )
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("kill query %s", [thread])
+    finally:
+        connection.close()
 
 
 def _mysql_parameter(value: Any) -> Any:
