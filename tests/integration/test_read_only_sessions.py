@@ -17,6 +17,7 @@ import yaml
 
 from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
+from tests.integration.cancelled_query import stopped_within
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import DUCKDB_ENV, POSTGRES_ENV, reconcile, remote_pair
 from tests.integration.run_results import PublishedRun, error_of, pair_error
@@ -84,6 +85,37 @@ def test_a_query_changes_no_setting_of_the_next(postgres_url, monkeypatch):
         assert connection.query("select set_config('statement_timeout', '0', false)") == [("0",)]
         with pytest.raises(QueryError, match="statement timeout of 1 s"):
             connection.query("select pg_sleep(3)")
+    finally:
+        connection.close()
+
+
+def test_postgres_cancel_stops_a_running_query(postgres_url, monkeypatch):
+    """What an interrupted dbt calls for each running query (sessions_in_flight)."""
+    connection = session(postgres_url, monkeypatch)
+    try:
+        assert stopped_within(connection, "select pg_sleep(30)") < 10
+        assert connection.query("select 1") == [(1,)]
+    finally:
+        connection.close()
+
+
+def test_postgres_sessions_end_the_query_of_a_client_gone(postgres_url, monkeypatch):
+    connection = session(postgres_url, monkeypatch)
+    try:
+        assert connection.query("select current_setting('client_connection_check_interval')") == [
+            ("1s",)
+        ]
+    finally:
+        connection.close()
+
+
+@pytest.mark.unit
+def test_duckdb_cancel_stops_a_running_query(tmp_path, monkeypatch):
+    path = tmp_path / "legacy.duckdb"
+    duckdb.connect(str(path)).close()
+    connection = session(str(path), monkeypatch, dialect="duckdb")
+    try:
+        assert stopped_within(connection, "select count(*) from range(100000000000)") < 10
     finally:
         connection.close()
 
