@@ -265,7 +265,7 @@ def connect(
     if dialect == "duckdb":
         cancel = handle.interrupt
     elif dialect == "mysql":
-        cancel = functools.partial(_mysql_kill, target, handle.thread_id())
+        cancel = functools.partial(_mysql_kill, handle, handle.thread_id())
     else:
         cancel = functools.partial(handle.cancel_safe, timeout=5)
     return ReadOnlyConnection(dialect, handle, statement_timeout_seconds, secrets, cancel)
@@ -346,17 +346,16 @@ def _mysql_session(url: str, timeout: float | None) -> Any:
     return connection
 
 
-def _mysql_kill(url: str, thread: int) -> None:
-    """Stops the query a session runs, from a session of its own (MySQL has no cancel in its
-    protocol)."""
+def _mysql_kill(session: Any, thread: int) -> None:
+    """Stops the query ``session`` runs, from a session of its own with the same credentials
+    (MySQL's protocol has no cancel)."""
     import pymysql
 
-    parts = urlsplit(url)
     connection = pymysql.connect(
-        host=parts.hostname,
-        port=parts.port or 3306,
-        user=unquote(parts.username or ""),
-        password=unquote(parts.password or ""),
+        host=session.host,
+        port=session.port,
+        user=session.user,
+        password=session.password,
         connect_timeout=5,
     )
     try:
