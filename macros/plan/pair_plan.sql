@@ -98,6 +98,7 @@
             side ~ '_in_session': in_session[side] | string | lower,
             side ~ '_connection_env': location['connection_env'] or '',
             side ~ '_statement_timeout_seconds': (location.get('statement_timeout_seconds') or '') | string,
+            side ~ '_allowed_paths': tojson(location.get('allowed_paths', [])),
             side ~ '_connections': (location.get('connections') or 1) | string,
             side ~ '_relation_name': location['name'],
             side ~ '_canonical_sql': canonical_sql,

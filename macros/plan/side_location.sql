@@ -2,10 +2,12 @@
     connection to its engine (none for Spark) and its name in that engine. A relation lives
     outside Spark when it is a dbt source whose meta (on the table or the source) says so:
     meta: {parity: {dialect: duckdb, connection_env: LEGACY_DUCKDB}}, optionally with
-    statement_timeout_seconds, after which that engine stops each query, and connections, how
-    many sessions at once a side's passes may use (default 2: one more than a single query, and
-    gentle on a server that serves others); a source whose meta names a file format is a
-    directory Spark reads (parity.file_location). -#}
+    statement_timeout_seconds, after which that engine stops each query (default an hour, so
+    that a query nobody waits for ends; 0 for no limit), connections, how many sessions at once a
+    side's passes may use (default 2: one more than a single query, and gentle on a server that
+    serves others), and allowed_paths, the files and directories a DuckDB database's views read
+    (its session reads no other); a source whose meta names a file format is a directory Spark
+    reads (parity.file_location). -#}
 {% macro side_location(spec) %}
     {%- set relation = parity.parity_relation(spec) -%}
     {%- set settings = {} -%}
@@ -19,9 +21,18 @@
             {%- set dialect = settings.get('dialect', 'spark') -%}
             {%- if dialect != 'spark' -%}
                 {%- set timeout = settings.get('statement_timeout_seconds') -%}
-                {%- if timeout is not none and (timeout is string or timeout is boolean or timeout is not number or timeout <= 0) -%}
+                {%- if timeout is none -%}
+                    {%- set timeout = 3600 -%}
+                {%- endif -%}
+                {%- if timeout is string or timeout is boolean or timeout is not number or timeout < 0 -%}
                     {{ exceptions.raise_compiler_error("source " ~ node.source_name ~ "." ~ node.name
-                        ~ ": parity.statement_timeout_seconds must be a number of seconds above 0, not '" ~ timeout ~ "'") }}
+                        ~ ": parity.statement_timeout_seconds must be a number of seconds, 0 for no limit, not '" ~ timeout ~ "'") }}
+                {%- endif -%}
+                {%- set allowed_paths = settings.get('allowed_paths', []) -%}
+                {%- if allowed_paths is string or allowed_paths is mapping or allowed_paths is not iterable
+                    or allowed_paths | reject('string') | list or '' in allowed_paths -%}
+                    {{ exceptions.raise_compiler_error("source " ~ node.source_name ~ "." ~ node.name
+                        ~ ": parity.allowed_paths must be a list of paths (files or directories), not '" ~ allowed_paths ~ "'") }}
                 {%- endif -%}
                 {%- set connections = settings.get('connections', 2) -%}
                 {%- if connections is string or connections is boolean or connections is not number or connections != connections | int or connections < 1 or connections > 64 -%}
@@ -33,6 +44,7 @@
                     'connection_env': settings.get('connection_env'),
                     'statement_timeout_seconds': timeout,
                     'connections': connections,
+                    'allowed_paths': allowed_paths | list,
                     'schema': node.schema,
                     'table': node.identifier,
                     'name': parity.quote_identifier(dialect, node.schema) ~ '.' ~ parity.quote_identifier(dialect, node.identifier),

@@ -4,7 +4,7 @@
     the pair's state as the last published run left it, for the reconciliation to decide whether
     to compare the pair again. -#}
 {%- set side_columns = [
-    'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'connections', 'relation_name', 'canonical_sql', 'native_sql',
+    'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'allowed_paths', 'connections', 'relation_name', 'canonical_sql', 'native_sql',
     'checksum_sql', 'profile_sql', 'blocks_sql', 'bounds_sql', 'blocks_between_sql', 'duplicates_sql', 'checksums_sql', 'rows_sql', 'rows_of_keys_sql', 'key_names', 'column_names', 'schema_snapshot',
     'file_view',
 ] -%}

@@ -5,7 +5,8 @@ dbt imports every installed top-level module whose name starts with ``dbt_`` whe
 module registers one more method that runs them in the process's own SparkSession, so plain
 ``dbt build`` works on the embedded session and on any ``spark.master``; it gives the plan's
 macros the library's check of a pair's filters and its reading of files; and it stops, in one
-line, a second command on an embedded metastore that another process holds. Keep this import
+line, a second command on an embedded metastore that another process holds; and a dbt
+interrupted or terminated cancels the queries parity runs on other engines. Keep this import
 cheap: dbt pays for it on every command.
 """
 
@@ -18,9 +19,16 @@ except ImportError:  # dbt-spark is not installed: nothing to register.
     SparkAdapter = None
 
 if SparkAdapter is not None:
-    from dbt_parity import file_read, metastore_in_use, predicate_check, session_submission
+    from dbt_parity import (
+        file_read,
+        metastore_in_use,
+        predicate_check,
+        query_cancel,
+        session_submission,
+    )
 
     session_submission.register(SparkAdapter)
     predicate_check.register(SparkAdapter)
     file_read.register(SparkAdapter)
     metastore_in_use.register(SparkConnectionManager)
+    query_cancel.register(SparkConnectionManager)

@@ -54,8 +54,12 @@ class SidePlan:
     native_hash_column: str
     # The relation's columns as its engine reports them (macros/plan/schema_snapshot.sql).
     schema_snapshot: tuple[dict[str, Any], ...] = ()
-    # After how long its engine stops a query (its source's meta); None: no limit.
+    # After how long its engine stops a query (its source's meta, an hour by default); None: no
+    # limit.
     statement_timeout_seconds: float | None = None
+    # The files and directories a DuckDB side's session may read (its source's meta): what its
+    # database's views read; the session reads nothing else.
+    allowed_paths: tuple[str, ...] = ()
     # How many sessions at once a side outside Spark may use (source meta parity.connections).
     connections: int = 1
     # For files Spark reads only with a schema (Parquet UUID columns): the temporary view the
@@ -238,6 +242,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         native_hash_column=row["native_hash_column"],
         schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
         statement_timeout_seconds=timeout_seconds(field("statement_timeout_seconds")),
+        allowed_paths=allowed_paths(field("allowed_paths")),
         connections=int(field("connections") or 1),
         file_view=_file_view(field("file_view")),
     )
@@ -248,5 +253,11 @@ def _file_view(text: str) -> FileView | None:
 
 
 def timeout_seconds(text: str | None) -> float | None:
-    """A statement timeout as the plan's macros write it: seconds, or empty for no limit."""
-    return float(text) if text else None
+    """A statement timeout as the plan's macros write it: seconds, or empty (or 0) for no
+    limit."""
+    return (float(text) or None) if text else None
+
+
+def allowed_paths(text: str | None) -> tuple[str, ...]:
+    """The paths a side's session may read, as the plan's macros write them: a JSON list."""
+    return tuple(json.loads(text)) if text else ()

@@ -5,10 +5,15 @@ opened says why, with no secret in the message."""
 
 from __future__ import annotations
 
+import tempfile
+import uuid
+from pathlib import Path
+
 import pytest
 
 from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
+from tests.integration.cancelled_query import stopped_within
 from tests.integration.mariadb_server import client
 
 # Each write, and why it is refused: the server's read-only transaction, the client's single
@@ -58,6 +63,55 @@ def test_mysql_refuses_every_write_and_second_statement(canary, monkeypatch, sql
     finally:
         connection.close()
     assert canary_rows(canary) == 0
+
+
+# What the tokenizer refuses before the server sees it (mysql_guard): a comment MySQL would run,
+# `into` however spelled. Each would write the file, or read rows it was not asked for.
+PROBES = [
+    "select * from canary into/**/outfile '{file}'",
+    "select 1 /*!into*/ /*!outfile '{file}'*/",
+    "select 1 into outfile '{file}'",
+    "select 1 from canary where (1=0 /*!) or (1=1 */)",
+    "select 1 from canary # where 1=0",
+    "select 1 from canary -- where 1=0",
+    "select /*+ max_execution_time(0) */ sleep(0)",
+]
+
+
+@pytest.mark.parametrize("probe", PROBES)
+def test_mysql_refuses_comments_and_into_before_the_server(canary, monkeypatch, probe):
+    # Where the server (on this machine) would write it.
+    written = Path(tempfile.gettempdir()) / f"parity_probe_{uuid.uuid4().hex}"
+    connection = session(canary, monkeypatch)
+    try:
+        with pytest.raises(QueryError, match=r"in MySQL: (a comment|`into`)"):
+            connection.query(probe.format(file=written))
+        assert connection.query("select 1") == [(1,)]
+    finally:
+        connection.close()
+    assert not written.exists() and canary_rows(canary) == 0
+
+
+def test_mysql_quoted_text_is_data(canary, monkeypatch):
+    connection = session(canary, monkeypatch)
+    try:
+        assert connection.query(
+            "select 'into /*! outfile */ -- #', `into`.x from (select 1 as x) as `into`"
+        ) == [("into /*! outfile */ -- #", 1)]
+    finally:
+        connection.close()
+
+
+def test_mysql_cancel_stops_a_running_query(mariadb_url, monkeypatch):
+    """What an interrupted dbt calls for each running query (sessions_in_flight): here
+    `kill query` from a session of its own."""
+    connection = session(mariadb_url, monkeypatch)
+    try:
+        stopped = stopped_within(connection, "select sleep(30)")
+        assert stopped < 10
+        assert connection.query("select 1") == [(1,)]  # the session itself lives on
+    finally:
+        connection.close()
 
 
 def test_mysql_session_settings_and_parameters(mariadb_url, monkeypatch):

@@ -4,8 +4,11 @@ cannot be opened says why, with no secret in the message."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from pathlib import Path
+from typing import Any
 
 import duckdb
 import psycopg
@@ -14,8 +17,9 @@ import yaml
 
 from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
+from tests.integration.cancelled_query import stopped_within
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import POSTGRES_ENV, reconcile, remote_pair
+from tests.integration.remote_tables import DUCKDB_ENV, POSTGRES_ENV, reconcile, remote_pair
 from tests.integration.run_results import PublishedRun, error_of, pair_error
 
 INJECTION = (
@@ -85,6 +89,37 @@ def test_a_query_changes_no_setting_of_the_next(postgres_url, monkeypatch):
         connection.close()
 
 
+def test_postgres_cancel_stops_a_running_query(postgres_url, monkeypatch):
+    """What an interrupted dbt calls for each running query (sessions_in_flight)."""
+    connection = session(postgres_url, monkeypatch)
+    try:
+        assert stopped_within(connection, "select pg_sleep(30)") < 10
+        assert connection.query("select 1") == [(1,)]
+    finally:
+        connection.close()
+
+
+def test_postgres_sessions_end_the_query_of_a_client_gone(postgres_url, monkeypatch):
+    connection = session(postgres_url, monkeypatch)
+    try:
+        assert connection.query("select current_setting('client_connection_check_interval')") == [
+            ("1s",)
+        ]
+    finally:
+        connection.close()
+
+
+@pytest.mark.unit
+def test_duckdb_cancel_stops_a_running_query(tmp_path, monkeypatch):
+    path = tmp_path / "legacy.duckdb"
+    duckdb.connect(str(path)).close()
+    connection = session(str(path), monkeypatch, dialect="duckdb")
+    try:
+        assert stopped_within(connection, "select count(*) from range(100000000000)") < 10
+    finally:
+        connection.close()
+
+
 @pytest.mark.unit
 def test_duckdb_runs_one_select_and_writes_nothing(tmp_path, monkeypatch):
     path = tmp_path / "legacy.duckdb"
@@ -105,6 +140,97 @@ def test_duckdb_runs_one_select_and_writes_nothing(tmp_path, monkeypatch):
     finally:
         connection.close()
     assert not (tmp_path / "out.csv").exists()
+
+
+# What a DuckDB session may not do, whatever SQL reaches it: read a file its source did not
+# allow, write one, reach the network, install or load an extension, attach another database,
+# or change a setting. Each is one SELECT, or a statement DuckDB runs before any check of
+# parity's (`extract_statements` only reads it).
+DUCKDB_PROBES = [
+    "select * from read_text('/proc/self/environ')",
+    "select * from read_csv('/etc/passwd')",
+    "select * from read_parquet('s3://parity-probe/x.parquet')",
+    "select * from read_csv('https://parity.invalid/x.csv')",
+    "select * from glob('/etc/*')",
+    "select * from read_csv('{allowed}/../secret.csv')",
+    "select * from read_csv('{tmp}/secret.csv')",
+    "select * from from_secret_view",
+]
+# The session's settings, whatever a statement tries (run on the handle: parity's query would
+# refuse them before DuckDB sees them).
+DUCKDB_STATEMENTS = [
+    "install httpfs",
+    "load httpfs",
+    "set enable_external_access = true",
+    "reset lock_configuration",
+    "set allowed_paths = ['/etc/passwd']",
+    "attach '{tmp}/other.duckdb'",
+    "copy (select 1) to '{tmp}/out.csv'",
+]
+
+
+@pytest.fixture
+def duckdb_files(tmp_path):
+    """A database with a view on an allowed file and one on a file not allowed."""
+    allowed = tmp_path / "allowed"
+    allowed.mkdir()
+    (allowed / "orders.csv").write_text("order_id,amount\n1,2.5\n")
+    (tmp_path / "secret.csv").write_text("secret\nplanted-secret\n")
+    path = tmp_path / "legacy.duckdb"
+    with duckdb.connect(str(path)) as writer:
+        writer.execute("create table canary (x int)")
+        writer.execute(f"create view orders as select * from read_csv('{allowed}/orders.csv')")
+        writer.execute(f"create view from_secret_view as select * from '{tmp_path}/secret.csv'")
+    return tmp_path
+
+
+@pytest.mark.unit
+def test_duckdb_reads_no_file_but_its_allowed_paths(duckdb_files, monkeypatch):
+    tmp, allowed = duckdb_files, duckdb_files / "allowed"
+    monkeypatch.setenv("PARITY_TEST_SESSION", str(tmp / "legacy.duckdb"))
+    connection = connect("duckdb", "PARITY_TEST_SESSION", "p", "source relation t", 60, [allowed])
+    try:
+        assert connection.query("select * from orders") == [(1, 2.5)]
+        for sql in DUCKDB_PROBES:
+            with pytest.raises(QueryError, match="disabled by configuration") as raised:
+                connection.query(sql.format(tmp=tmp, allowed=allowed))
+            assert "planted-secret" not in str(raised.value)
+        for sql in DUCKDB_STATEMENTS:
+            with pytest.raises(duckdb.Error, match=r"disabled|locked"):
+                connection.handle.execute(sql.format(tmp=tmp))
+        assert connection.query("select count(*) from canary") == [(0,)]
+        settings = connection.query(
+            "select name, value from duckdb_settings() where name in ('enable_external_access',"
+            " 'autoinstall_known_extensions', 'autoload_known_extensions', 'lock_configuration')"
+            " order by name"
+        )
+        assert settings == [
+            ("autoinstall_known_extensions", "false"),
+            ("autoload_known_extensions", "false"),
+            ("enable_external_access", "false"),
+            ("lock_configuration", "true"),
+        ]
+    finally:
+        connection.close()
+    assert not (tmp / "out.csv").exists() and not (tmp / "other.duckdb").exists()
+
+
+@pytest.mark.unit
+def test_duckdb_sessions_of_one_database_each_have_their_own_settings(duckdb_files, monkeypatch):
+    """Two sessions at once of one database, the second allowing nothing: DuckDB would share one
+    instance, and its locked settings, between them."""
+    tmp = duckdb_files
+    monkeypatch.setenv("PARITY_TEST_SESSION", str(tmp / "legacy.duckdb"))
+    first = connect("duckdb", "PARITY_TEST_SESSION", "p", "t", None, [tmp / "allowed"])
+    second = connect("duckdb", "PARITY_TEST_SESSION", "p", "t", None, [])
+    try:
+        assert first.query("select count(*) from orders") == [(1,)]
+        with pytest.raises(QueryError, match="disabled by configuration"):
+            second.query("select count(*) from orders")
+        assert second.query("select count(*) from canary") == [(0,)]
+    finally:
+        first.close()
+        second.close()
 
 
 def test_an_injected_filter_leaves_postgres_untouched(scratch, canary, remote_legacy):
@@ -231,10 +357,13 @@ def test_a_missing_driver_names_the_package_and_the_extra(monkeypatch):
 
 
 BOUNDED_SOURCES = "models/bounded_sources.yml"
+FILES_ENV = "PARITY_TEST_FILES_DUCKDB"
 
 
-def bounded_sources(**timeouts) -> str:
-    """PostgreSQL sources of the legacy orders, each with the statement timeout it is given."""
+def bounded_sources(files_folder: Path | None = None, **timeouts) -> str:
+    """PostgreSQL sources of the legacy orders, each with the statement timeout it is given;
+    with ``files_folder``, two DuckDB sources of a view reading the orders' Parquet files there,
+    one allowing that folder and one not."""
     parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
     sources = [
         {
@@ -245,6 +374,18 @@ def bounded_sources(**timeouts) -> str:
         }
         for name, timeout in timeouts.items()
     ]
+    if files_folder:
+        files = {"dialect": "duckdb", "connection_env": FILES_ENV}
+        allowing = {**files, "allowed_paths": [str(files_folder / "orders.parquet")]}
+        sources += [
+            {
+                "name": name,
+                "schema": "main",
+                "meta": {"parity": meta},
+                "tables": [{"name": "orders"}],
+            }
+            for name, meta in (("files_allowed", allowing), ("files_denied", files))
+        ]
     return yaml.safe_dump({"version": 2, "sources": sources})
 
 
@@ -258,40 +399,117 @@ def test_a_timeout_that_is_not_a_number_fails_the_run(scratch, remote_legacy):
     assert not refused.success
     assert (
         "source legacy_pg_bounded.orders: parity.statement_timeout_seconds must be a number"
-        " of seconds above 0, not 'soon'"
+        " of seconds, 0 for no limit, not 'soon'"
+    ) in error_text(refused)
+
+
+def test_allowed_paths_that_are_not_a_list_of_paths_fail_the_run(scratch, remote_legacy):
+    pair = remote_pair("allowing", "legacy_duckdb_allowing", {"ref": "legacy_orders"})
+    sources = {
+        "version": 2,
+        "sources": [
+            {
+                "name": "legacy_duckdb_allowing",
+                "schema": "main",
+                "meta": {
+                    "parity": {
+                        "dialect": "duckdb",
+                        "connection_env": DUCKDB_ENV,
+                        "allowed_paths": "/etc",
+                    }
+                },
+                "tables": [{"name": "orders"}],
+            }
+        ],
+    }
+    try:
+        scratch.write(BOUNDED_SOURCES, yaml.safe_dump(sources))
+        refused = reconcile(scratch, [pair])
+    finally:
+        (scratch.path / BOUNDED_SOURCES).unlink()
+    assert not refused.success
+    assert (
+        "source legacy_duckdb_allowing.orders: parity.allowed_paths must be a list of paths"
+        " (files or directories), not '/etc'"
     ) in error_text(refused)
 
 
 @pytest.fixture(scope="module")
-def bounded_run(scratch, spark, remote_legacy) -> dict[str, str]:
-    """One run of two pairs from sources with a statement timeout: one allowing 600 s, and one
-    allowing 1 s that reads a view taking 3 s (its catalog reads in time; the pair's first query
-    is stopped by PostgreSQL). What each test reads of it, read as the run ends."""
+def bounded_run(scratch, spark, remote_legacy) -> dict[str, Any]:
+    """One run of pairs from sources with a statement timeout: one allowing 600 s, one allowing
+    1 s that reads a view taking 3 s (its catalog reads in time; the pair's first query is
+    stopped by PostgreSQL), one with no limit (0) and one that names none (the default); and of
+    a DuckDB view reading Parquet files, from a source allowing their folder and one not. What
+    each test reads of it, read as the run ends."""
     with psycopg.connect(remote_legacy, autocommit=True) as connection:
         connection.execute(
             "create or replace view public.slow_orders as"
             " select o.* from public.orders as o cross join pg_sleep(3)"
         )
+    folder = Path(os.environ[DUCKDB_ENV]).parent
+    files_database = folder / "files.duckdb"
+    with duckdb.connect(str(files_database)) as writer:
+        writer.execute(
+            "create or replace view orders as select * from"
+            f" read_parquet('{folder}/orders.parquet/*.parquet')"
+        )
     bounded = remote_pair("bounded", "legacy_pg_bounded", {"ref": "legacy_orders"})
     slow = remote_pair("slow", "legacy_pg_hurried", {"ref": "legacy_orders"})
     slow["source"] = {"source": ["legacy_pg_hurried", "slow_orders"]}
+    unlimited = remote_pair("unlimited", "legacy_pg_unlimited", {"ref": "legacy_orders"})
+    defaulted = remote_pair("defaulted", "legacy_pg", {"ref": "legacy_orders"})
+    allowed = remote_pair("files_allowed", "files_allowed", {"ref": "legacy_orders"})
+    denied = remote_pair("files_denied", "files_denied", {"ref": "legacy_orders"})
+    pairs = [bounded, slow, unlimited, defaulted, allowed, denied]
     try:
-        timeouts = bounded_sources(legacy_pg_bounded=600, legacy_pg_hurried=1)
-        scratch.write(BOUNDED_SOURCES, timeouts)
-        result = reconcile(scratch, [bounded, slow])
+        with pytest.MonkeyPatch.context() as environment:
+            environment.setenv(FILES_ENV, str(files_database))
+            timeouts = bounded_sources(
+                folder, legacy_pg_bounded=600, legacy_pg_hurried=1, legacy_pg_unlimited=0
+            )
+            scratch.write(BOUNDED_SOURCES, timeouts)
+            result = reconcile(scratch, pairs)
     finally:
         (scratch.path / BOUNDED_SOURCES).unlink()
     assert result.success, error_text(result)
-    plan = spark.table(f"{scratch.schema}.parity_plan").where("pair_name = 'bounded'")
-    (row,) = plan.collect()
+    plan = {row["pair_name"]: row for row in spark.table(f"{scratch.schema}.parity_plan").collect()}
+    summaries, _, _ = PublishedRun.read(spark, scratch.schema).of(pairs)
     return {
-        "bounded_timeout": row["source_statement_timeout_seconds"],
+        "timeouts": {
+            name: plan[name]["source_statement_timeout_seconds"]
+            for name in ("bounded", "unlimited", "defaulted")
+        },
+        "allowed_paths": {
+            name: json.loads(plan[name]["source_allowed_paths"])
+            for name in ("files_allowed", "files_denied")
+        },
+        "folder": folder,
+        "passed": {name: summaries[name]["passed"] for name in summaries},
         "slow_error": pair_error(spark, scratch.schema, "slow"),
+        "denied_error": pair_error(spark, scratch.schema, "files_denied"),
     }
 
 
 def test_a_source_sets_its_statement_timeout(bounded_run):
-    assert float(bounded_run["bounded_timeout"]) == 600
+    assert float(bounded_run["timeouts"]["bounded"]) == 600
+
+
+def test_every_session_has_a_statement_timeout_unless_its_source_turns_it_off(bounded_run):
+    assert float(bounded_run["timeouts"]["defaulted"]) == 3600
+    assert bounded_run["timeouts"]["unlimited"] == ""
+    assert bounded_run["passed"]["unlimited"] and bounded_run["passed"]["defaulted"]
+
+
+def test_a_duckdb_view_reads_files_only_from_its_allowed_paths(bounded_run):
+    folder = bounded_run["folder"]
+    assert bounded_run["allowed_paths"] == {
+        "files_allowed": [str(folder / "orders.parquet")],
+        "files_denied": [],
+    }
+    assert bounded_run["passed"]["files_allowed"]
+    message = bounded_run["denied_error"]
+    assert "parity pair 'files_denied': source relation" in message
+    assert "file system operations are disabled by configuration" in message
 
 
 def test_a_query_past_its_timeout_fails_the_pair_naming_the_timeout(bounded_run):

@@ -12,6 +12,7 @@ def side_fields(side):
         "in_session": "true",
         "connection_env": "",
         "statement_timeout_seconds": "",
+        "allowed_paths": "[]",
         "connections": "1",
         "relation_name": f"db.{side}",
         "canonical_sql": "select 1",

@@ -3,13 +3,16 @@
 parity only reads, and it is pointed at production databases, so read-only-ness is built into
 the session rather than trusted to the SQL: every PostgreSQL query runs in a read-only
 transaction of its own (the server refuses any write) through the extended query protocol (the
-server refuses a second statement); a DuckDB database is opened read-only and a query that is
-not exactly one SELECT is refused before it runs (read-only DuckDB still lets `copy ... to`
-write a file); a MySQL (or MariaDB) session is set read-only and every query runs in a
-transaction of its own, rolled back (the server refuses any write), over a client that does not
-enable multiple statements (the server refuses a second one), and a query that is not one
-SELECT, or that selects into a file, is refused before it runs. A user may bound every query
-with a statement timeout.
+server refuses a second statement); a DuckDB database is opened read-only in a DuckDB of its
+own that reads no file but the source's allowed paths, installs and loads no extension, and
+whose settings no query can change, and a query that is not exactly one SELECT is refused
+before it runs (read-only DuckDB still lets `copy ... to` write a file); a MySQL (or MariaDB)
+session is set read-only and every query runs in a transaction of its own, rolled back (the
+server refuses any write), over a client that does not enable multiple statements (the server
+refuses a second one), and a query that is not one SELECT, or that holds a comment or `into`,
+is refused before it runs (mysql_guard). Every query is bounded by a statement timeout (the
+plan's: an hour unless the source says otherwise), and one still running when the process is
+interrupted or stops is cancelled on the server (sessions_in_flight).
 
 A failure says whether retrying can help (``transient``), from the driver's error class and code:
 a lost connection, a server shutting down or starting up, a deadlock or a lock not granted may
@@ -24,16 +27,20 @@ removed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
 import threading
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from parity.errors import ParityError
+from parity.sides.mysql_guard import INTO, refusal
 from parity.sides.published_errors import published as _scrubbed
 from parity.sides.published_errors import secrets_of as _secrets
+from parity.sides.sessions_in_flight import running
 
 # The client each engine needs, and the pip extra that installs it.
 DRIVERS = {
@@ -62,12 +69,6 @@ FAILURES = [
     ("timed out", re.compile(r"timeout expired|timed out", re.I)),
     ("unknown host", re.compile(r"could not translate host name|name or service not known", re.I)),
 ]
-# A query that is a SELECT: its first word, with no comment before it (MySQL runs the text of
-# `/*! ... */` comments).
-SELECT = re.compile(r"\s*select\s", re.I)
-# A SELECT that writes a file on the server, which a read-only transaction allows: refused
-# whatever the user's privileges (a literal holding these words is refused too).
-INTO_FILE = re.compile(r"\binto\s+(outfile|dumpfile)\b", re.I)
 # SQLSTATEs of PostgreSQL failures a retry may get past: admin shutdown, crash shutdown, cannot
 # connect now, serialization failure, deadlock, lock not available (and class 08, connection).
 TRANSIENT_SQLSTATES = {"57P01", "57P02", "57P03", "40001", "40P01", "55P03"}
@@ -86,19 +87,29 @@ RESTARTING = re.compile(
 class ReadOnlyConnection:
     """One read-only session; ``query`` runs exactly one statement and returns its rows."""
 
-    def __init__(self, dialect: str, handle: Any, timeout: float | None, secrets: list[str]):
+    def __init__(
+        self,
+        dialect: str,
+        handle: Any,
+        timeout: float | None,
+        secrets: list[str],
+        cancel: Callable[[], None],
+    ):
         self.dialect = dialect
         self.handle = handle
         self.timeout = timeout
         self.secrets = secrets
+        # What stops this session's running query on its server, from another thread.
+        self.cancel = cancel
 
     def query(self, sql: str, params: list[Any] | None = None) -> list[tuple[Any, ...]]:
         try:
-            if self.dialect == "duckdb":
-                return self._duckdb(sql, params)
-            if self.dialect == "mysql":
-                return self._mysql(sql, params)
-            return self._postgres(sql, params)
+            with running(self.cancel):
+                if self.dialect == "duckdb":
+                    return self._duckdb(sql, params)
+                if self.dialect == "mysql":
+                    return self._mysql(sql, params)
+                return self._postgres(sql, params)
         except Exception as error:  # each driver has its own error classes
             reason = _scrubbed(str(error), self.secrets)
             raise QueryError(reason, self.timeout, transient(error)) from None
@@ -126,11 +137,13 @@ class ReadOnlyConnection:
         # query can change the session (SET) or commit through DDL. Parameters are user
         # variables (parity.query_parameter: @__parity_1...), set by the client with its own
         # escaping in one statement of parity's; the plan's SQL itself goes as written, so a
-        # `%` in it is never read as a placeholder.
-        if not SELECT.match(sql):
-            raise ValueError("parity runs exactly one select per query in MySQL; refused")
-        if INTO_FILE.search(sql):
-            raise ValueError("parity never selects into a file in MySQL; refused")
+        # `%` in it is never read as a placeholder. A SELECT that holds a comment (MySQL runs
+        # `/*! */` as code) or `into` (a file written) never reaches the server (mysql_guard).
+        refused = refusal(sql)
+        if refused == INTO:
+            raise ValueError(f"parity never selects into a file or a variable in MySQL: {refused}")
+        if refused:
+            raise ValueError(f"parity runs exactly one select per query in MySQL: {refused}")
         try:
             with self.handle.cursor() as cursor:
                 if params:
@@ -209,8 +222,10 @@ def connect(
     pair_name: str,
     where: str,
     statement_timeout_seconds: float | None = None,
+    allowed_paths: Sequence[str] = (),
 ) -> ReadOnlyConnection:
-    """A read-only session for reading ``where`` (a side or relation, for error messages)."""
+    """A read-only session for reading ``where`` (a side or relation, for error messages);
+    ``allowed_paths``: the files and directories a DuckDB database's views may read."""
     target = os.environ.get(connection_env)
     if not target:
         raise ParityError(
@@ -230,7 +245,7 @@ def connect(
     secrets = _secrets(target)
     try:
         if dialect == "duckdb":
-            handle = _duckdb_session(target)
+            handle = _duckdb_session(target, allowed_paths)
         elif dialect == "mysql":
             handle = _mysql_session(target, statement_timeout_seconds)
         else:
@@ -246,7 +261,13 @@ def connect(
             + (f"{kind}: {reason}" if kind else reason),
             dialect != "duckdb" and bool(RESTARTING.search(reason) or transient(error, True)),
         ) from None
-    return ReadOnlyConnection(dialect, handle, statement_timeout_seconds, secrets)
+    if dialect == "duckdb":
+        cancel = handle.interrupt
+    elif dialect == "mysql":
+        cancel = functools.partial(_mysql_kill, handle, handle.thread_id())
+    else:
+        cancel = functools.partial(handle.cancel_safe, timeout=5)
+    return ReadOnlyConnection(dialect, handle, statement_timeout_seconds, secrets, cancel)
 
 
 def _postgres_session(url: str, timeout: float | None) -> Any:
@@ -265,6 +286,14 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
     # a format) stays as written.
     connection = psycopg.connect(url, cursor_factory=psycopg.RawCursor, **options)
     connection.read_only = True  # every transaction opens with BEGIN READ ONLY
+    if connection.info.server_version >= 140000:
+        # The server checks every second that the client is still there, and ends the query of
+        # one that went away (a dbt killed): PostgreSQL 14 and later, on Linux.
+        try:
+            connection.execute("select set_config('client_connection_check_interval', '1s', false)")
+            connection.commit()
+        except psycopg.errors.InvalidParameterValue:  # a platform without the check
+            connection.rollback()
     return connection
 
 
@@ -316,12 +345,70 @@ def _mysql_session(url: str, timeout: float | None) -> Any:
     return connection
 
 
+def _mysql_kill(session: Any, thread: int) -> None:
+    """Stops the query ``session`` runs, from a session of its own with the same credentials
+    (MySQL's protocol has no cancel)."""
+    import pymysql
+
+    connection = pymysql.connect(
+        host=session.host,
+        port=session.port,
+        user=session.user,
+        password=session.password,
+        connect_timeout=5,
+    )
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("kill query %s", [thread])
+    finally:
+        connection.close()
+
+
 def _mysql_parameter(value: Any) -> Any:
     """A list (cells, keys, blocks) as the JSON array parity's SQL reads with json_table."""
     return json.dumps(value) if isinstance(value, list) else value
 
 
-def _duckdb_session(path: str) -> Any:
+def _duckdb_session(path: str, allowed_paths: Sequence[str]) -> Any:
+    """The database at ``path``, read-only, in a DuckDB of its own that reads no other file but
+    ``allowed_paths`` (files, and directories with all they hold: what the database's views
+    read), installs and loads no extension, attaches no other database and whose settings no
+    query can change. Its own instance: DuckDB shares one per file in a process, and a locked
+    configuration would refuse the next session's settings."""
     import duckdb
 
-    return duckdb.connect(path, read_only=True)
+    session = duckdb.connect(
+        ":memory:",
+        config={"autoinstall_known_extensions": False, "autoload_known_extensions": False},
+    )
+    try:
+        session.execute(f"attach {_duckdb_text(path)} (read_only)")
+        (name,) = session.execute(
+            "select database_name from duckdb_databases() where not internal"
+            " and database_name <> 'memory'"
+        ).fetchone()
+        session.execute(f"use {_duckdb_name(name)}")
+        allowed = [os.path.abspath(entry) for entry in allowed_paths]
+        directories = [os.path.join(entry, "") for entry in allowed if os.path.isdir(entry)]
+        files = [entry for entry in allowed if not os.path.isdir(entry)]
+        session.execute(f"set allowed_directories = {_duckdb_list(directories)}")
+        session.execute(f"set allowed_paths = {_duckdb_list(files)}")
+        session.execute("set enable_external_access = false")
+        session.execute("set lock_configuration = true")
+    except Exception:
+        session.close()
+        raise
+    return session
+
+
+def _duckdb_text(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _duckdb_name(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _duckdb_list(texts: list[str]) -> str:
+    return "[" + ", ".join(_duckdb_text(text) for text in texts) + "]"
+

@@ -11,7 +11,7 @@ from pyspark.sql import types as T
 
 from parity.errors import ParityError
 from parity.log import logger
-from parity.plan import timeout_seconds
+from parity.plan import allowed_paths, timeout_seconds
 from parity.sides.connections import QueryError, ReadOnlyConnection, connect
 from parity.sides.published_errors import the_run
 
@@ -105,6 +105,7 @@ def _read(relation: Row, where: str) -> tuple[list[tuple[str, str, bool]], str |
         relation["pair_name"],
         where,
         timeout_seconds(relation["statement_timeout_seconds"]),
+        allowed_paths(relation["allowed_paths"]),
     )
     try:
         return (

@@ -244,6 +244,7 @@ class SqlSide:
             self.pair_name,
             self.where,
             plan.statement_timeout_seconds,
+            plan.allowed_paths,
         )
 
 

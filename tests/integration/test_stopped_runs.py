@@ -1,0 +1,121 @@
+"""A dbt stopped while parity's query runs on PostgreSQL leaves no query running there: killed,
+the server sees its client gone (client_connection_check_interval); interrupted (Ctrl-C), dbt's
+cancel of its connections cancels parity's queries too. dbt runs in a process of its own, on a
+metastore of its own, reconciling a PostgreSQL view that sleeps two minutes."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+import pytest
+import yaml
+
+from tests.conftest import JVM_OPTIONS, REPO
+from tests.integration.remote_tables import POSTGRES_ENV, remote_pair
+
+SLEEPY_SOURCES = "models/sleepy_sources.yml"
+# parity's query on the view, as pg_stat_activity shows it: sleeping (its text is cut at 1 kB,
+# before the relation's name).
+RUNNING = (
+    "select count(*) from pg_stat_activity"
+    " where state = 'active' and wait_event = 'PgSleep' and pid <> pg_backend_pid()"
+)
+
+
+def running_queries(url: str) -> int:
+    with psycopg.connect(url, autocommit=True) as connection:
+        return connection.execute(RUNNING).fetchone()[0]
+
+
+def waited(condition, seconds: float) -> bool:
+    """Whether ``condition`` held within ``seconds``, polled twice a second."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.5)
+    return condition()
+
+
+@pytest.fixture
+def sleepy_source(scratch, remote_legacy):
+    with psycopg.connect(remote_legacy, autocommit=True) as connection:
+        connection.execute(
+            "create or replace view public.sleepy_orders as"
+            " select o.* from public.orders as o cross join pg_sleep(120)"
+        )
+    parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
+    sources = {
+        "version": 2,
+        "sources": [
+            {
+                "name": "legacy_pg_sleepy",
+                "schema": "public",
+                "meta": {"parity": parity},
+                "tables": [{"name": "orders"}, {"name": "sleepy_orders"}],
+            }
+        ],
+    }
+    scratch.write(SLEEPY_SOURCES, yaml.safe_dump(sources))
+    yield remote_legacy
+    (scratch.path / SLEEPY_SOURCES).unlink()
+
+
+def started_dbt(project: Path, folder: Path) -> subprocess.Popen:
+    """`dbt run` of one pair whose source is the sleeping view, in a process (and process group)
+    of its own, on its own metastore, warehouse, target and logs."""
+    pair = remote_pair("sleepy", "legacy_pg_sleepy", {"source": ["legacy_pg_sleepy", "orders"]})
+    pair["source"] = {"source": ["legacy_pg_sleepy", "sleepy_orders"]}
+    settings = yaml.safe_load((project / "dbt_project.yml").read_text())["vars"]
+    variables = {**settings, "parity": {"pairs": [pair]}}
+    command = [
+        str(Path(sys.executable).parent / "dbt"),
+        *("run", "--select", "parity_remote_relations+", "--project-dir", str(project)),
+        *("--profiles-dir", str(REPO / "profiles"), "--target-path", str(folder / "target")),
+        *("--log-path", str(folder / "logs"), "--vars", yaml.safe_dump(variables)),
+    ]
+    environment = {
+        **os.environ,
+        "JAVA_TOOL_OPTIONS": JVM_OPTIONS,
+        "PARITY_SCHEMA": "parity_stopped",
+        "PARITY_METASTORE_DIR": str(folder / "metastore_db"),
+        "PARITY_WAREHOUSE_DIR": str(folder / "spark-warehouse"),
+    }
+    return subprocess.Popen(
+        command,
+        cwd=folder,
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+@pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT], ids=["killed", "interrupted"])
+def test_a_stopped_dbt_leaves_no_query_running(scratch, sleepy_source, tmp_path, stop):
+    assert running_queries(sleepy_source) == 0
+    dbt = started_dbt(scratch.path, tmp_path)
+    try:
+        assert waited(lambda: running_queries(sleepy_source) > 0, 240), "the query never ran"
+        assert dbt.poll() is None
+        # Killed: the whole group, its Spark JVM with it; interrupted: dbt's process, as Ctrl-C.
+        if stop == signal.SIGKILL:
+            os.killpg(dbt.pid, stop)
+        else:
+            os.kill(dbt.pid, stop)
+        assert waited(lambda: running_queries(sleepy_source) == 0, 10)
+        if stop == signal.SIGINT:
+            # Its query cancelled, dbt ends of itself (rather than waiting the view out).
+            assert dbt.wait(timeout=60) != 0
+    finally:
+        # Whatever is left of the group (a Spark JVM that outlived dbt).
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(dbt.pid, signal.SIGKILL)
+        dbt.wait(timeout=30)
