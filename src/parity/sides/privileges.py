@@ -71,8 +71,9 @@ MYSQL_PRIVILEGES_SQL = (
 
 @dataclass(frozen=True)
 class RolePowers:
-    """The session's role, what in it parity refuses (``powers``: `superuser`, `member of
-    pg_write_server_files`, `FILE`...), and the writes it may do on the compared relation."""
+    """The session's role (a MySQL account as 'user'@'host'), what of it parity refuses
+    (``powers``, as a message says them: `a superuser`, `a member of pg_write_server_files`,
+    `granted FILE`...), and the writes it may do on the compared relation."""
 
     role: str
     powers: tuple[str, ...] = ()
