@@ -165,6 +165,7 @@ def checked(scratch, spark, remote_legacy, postgres_admin_url, mariadb_admin_url
         "warnings": {name: json.loads(row["warnings"]) for name, row in plan.items()},
         "summaries": summaries,
         "schema": scratch.schema,
+        "dbt_log": (scratch.path / "logs" / "dbt.log").read_text(),
     }
 
 
@@ -238,10 +239,19 @@ def test_a_role_that_may_write_is_a_warning_in_the_plan_and_the_report(checked, 
     warning = f"{said}: parity only reads, and a role that may only read is the one to give it"
     assert checked["warnings"][case] == [warning]
     logged = checked["logged"]
-    verdict = logged.index(
-        next(line for line in logged if line.startswith(f"parity pair '{case}': PASS"))
+    # The report, under the pair's verdict.
+    verdict = next(
+        n for n, line in enumerate(logged) if line.startswith(f"parity pair '{case}': PASS")
     )
     assert logged[verdict + 1] == f"  warning: {warning}"
+    # And the plan's own line, a warning in dbt's log.
+    line = f"parity pair '{case}': {warning}"
+    assert line in logged
+    assert [
+        found
+        for found in checked["dbt_log"].splitlines()
+        if found.endswith(line) and "[warn" in found
+    ]
 
 
 @pytest.mark.parametrize("case", ["pg_reader", "my_reader"])
