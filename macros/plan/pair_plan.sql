@@ -4,6 +4,7 @@
 {% macro pair_plan(pair, remote_columns, descriptions) %}
     {%- set where = "parity pair '" ~ pair['name'] ~ "'" -%}
     {%- set locations = {'source': parity.side_location(pair['source']), 'target': parity.side_location(pair['target'])} -%}
+    {%- set warnings = parity._side_warnings(pair['name'], remote_columns) -%}
     {%- set problems = [] -%}
     {%- for side, location in locations.items() if 'format' in location -%}
         {%- do location.update(parity.file_read(where, side, location)) -%}
@@ -16,7 +17,7 @@
         {%- for location in locations.values() if location.get('described') -%}
             {%- do run_query('drop view if exists ' ~ parity.quote_identifier('spark', location['described'])) -%}
         {%- endfor -%}
-        {{ return(parity._unplanned_row(pair, locations, problems | join('; '))) }}
+        {{ return(parity._unplanned_row(pair, locations, problems | join('; '), warnings)) }}
     {%- endif -%}
     {%- set described = {} -%}
     {%- for side, location in locations.items() -%}
@@ -32,7 +33,7 @@
         {%- do problems.append(diff['problem']) -%}
     {%- endif -%}
     {%- if problems -%}
-        {{ return(parity._unplanned_row(pair, locations, problems | join('; '))) }}
+        {{ return(parity._unplanned_row(pair, locations, problems | join('; '), warnings)) }}
     {%- endif -%}
     {%- set matched = diff['compared'] -%}
     {%- set findings = parity.schema_findings(pair, diff['changes'], {'source': locations['source']['dialect'], 'target': locations['target']['dialect']}) -%}
@@ -85,6 +86,7 @@
         'filters': tojson(filters['applied']),
         'schema_diff': tojson(diff['changes']),
         'problem': '',
+        'warnings': tojson(warnings),
     } -%}
     {%- for side, location in locations.items() -%}
         {%- set dialect = location['dialect'] -%}
@@ -125,7 +127,7 @@
 {#- The plan row of a pair whose side could not be read: its configuration and the problem,
     which fails the pair when it is reconciled, and nothing planned (parity_plan leaves every
     other field empty). -#}
-{% macro _unplanned_row(pair, locations, problem) %}
+{% macro _unplanned_row(pair, locations, problem, warnings) %}
     {%- set row = {
         'pair_name': pair['name'],
         'algorithm': pair['algorithm'],
@@ -138,6 +140,7 @@
         'filters': '{}',
         'schema_diff': '[]',
         'problem': problem,
+        'warnings': tojson(warnings),
     } -%}
     {%- for side, location in locations.items() -%}
         {%- do row.update({
@@ -150,6 +153,17 @@
         }) -%}
     {%- endfor -%}
     {{ return(row) }}
+{% endmacro %}
+
+
+{#- What the plan says of the pair's sides outside Spark, each naming its side and relation: a
+    role that may write the relation (parity_remote_columns). -#}
+{% macro _side_warnings(pair_name, remote_columns) %}
+    {%- set warnings = [] -%}
+    {%- for column in remote_columns if column['pair_name'] == pair_name and column['warning'] -%}
+        {%- do warnings.append(column['warning']) -%}
+    {%- endfor -%}
+    {{ return(warnings) }}
 {% endmacro %}
 
 

@@ -5,9 +5,10 @@
     statement_timeout_seconds, after which that engine stops each query (default an hour, so
     that a query nobody waits for ends; 0 for no limit), connections, how many sessions at once a
     side's passes may use (default 2: one more than a single query, and gentle on a server that
-    serves others), and allowed_paths, the files and directories a DuckDB database's views read
-    (its session reads no other); a source whose meta names a file format is a directory Spark
-    reads (parity.file_location). -#}
+    serves others), allowed_paths, the files and directories a DuckDB database's views read
+    (its session reads no other), and allow_superuser, whether parity may read it as a
+    superuser (or a role that may reach the server's files), which it otherwise refuses; a
+    source whose meta names a file format is a directory Spark reads (parity.file_location). -#}
 {% macro side_location(spec) %}
     {%- set relation = parity.parity_relation(spec) -%}
     {%- set settings = {} -%}
@@ -39,12 +40,18 @@
                     {{ exceptions.raise_compiler_error("source " ~ node.source_name ~ "." ~ node.name
                         ~ ": parity.connections must be a whole number from 1 to 64, not '" ~ connections ~ "'") }}
                 {%- endif -%}
+                {%- set allow_superuser = settings.get('allow_superuser', false) -%}
+                {%- if allow_superuser is not boolean -%}
+                    {{ exceptions.raise_compiler_error("source " ~ node.source_name ~ "." ~ node.name
+                        ~ ": parity.allow_superuser must be true or false, not '" ~ allow_superuser ~ "'") }}
+                {%- endif -%}
                 {{ return({
                     'dialect': dialect,
                     'connection_env': settings.get('connection_env'),
                     'statement_timeout_seconds': timeout,
                     'connections': connections,
                     'allowed_paths': allowed_paths | list,
+                    'allow_superuser': allow_superuser,
                     'schema': node.schema,
                     'table': node.identifier,
                     'name': parity.quote_identifier(dialect, node.schema) ~ '.' ~ parity.quote_identifier(dialect, node.identifier),

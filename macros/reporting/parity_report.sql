@@ -1,5 +1,6 @@
-{#- An on-run-end hook: logs, for every pair of the published run, its verdict, counts by kind and
-    a few example differences, and where the full results are; when this run published nothing
+{#- An on-run-end hook: logs, for every pair of the published run, its verdict, what the plan
+    warns of it, counts by kind and a few example differences, and where the full results are;
+    when this run published nothing
     (it failed, or stopped before parity_runs), it says the results are those of the last
     complete run, and when that run started. A run or test that did not select the
     reconciliation has nothing of its own to report, and logs nothing. -#}
@@ -32,12 +33,16 @@
     {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
     {%- set examples = parity._report_examples(parity._built_relation('parity_run_differences'), parity._built_relation('parity_run_results'),
         pairs, example_rows | int) -%}
+    {%- set warnings = parity._report_warnings(parity._built_relation('parity_plan')) -%}
     {%- for pair in pairs -%}
         {%- do log('', info=True) -%}
         {%- set verdict = 'ERROR' if pair['status'] == 'error' else ('PASS' if pair['passed'] else ('HALTED' if pair['halted'] else 'DIFFERENT')) -%}
         {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ verdict
             ~ " (" ~ pair['algorithm'] ~ ", " ~ pair['elapsed_seconds'] ~ "s)"
             ~ ("; " ~ pair['run_mode_reason'] if pair['run_mode'] == 'unchanged' else ""), info=True) -%}
+        {%- for warning in warnings.get(pair['pair_name'], []) -%}
+            {%- do log("  warning: " ~ warning, info=True) -%}
+        {%- endfor -%}
         {%- do parity._report_contracts(pair) -%}
         {%- do parity._report_filter_trust(pair) -%}
         {%- do log("  " ~ pair['source_relation'] ~ ": " ~ pair['source_rows'] ~ " rows; "
@@ -90,6 +95,20 @@
         {%- endfor -%}
     {%- endif -%}
     {{ return(examples) }}
+{% endmacro %}
+
+
+{#- What the latest plan warns of each pair (parity_plan's `warnings`: a role that may write a
+    relation it compares), by pair name: the role as this run found it, whichever run computed the
+    result shown (none from a plan an earlier version of parity built, without the column). -#}
+{% macro _report_warnings(plan) %}
+    {%- set warnings = {} -%}
+    {%- if plan is not none and 'warnings' in adapter.get_columns_in_relation(plan) | map(attribute='name') | list -%}
+        {%- for row in run_query("select pair_name, warnings from " ~ plan ~ " where warnings <> '[]'") -%}
+            {%- do warnings.update({row['pair_name']: fromjson(row['warnings'])}) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(warnings) }}
 {% endmacro %}
 
 

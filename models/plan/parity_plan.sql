@@ -10,7 +10,7 @@
 ] -%}
 {%- set plan_columns = [
     'run_id', 'pair_name', 'algorithm', 'key_columns', 'value_columns', 'position_column', 'key_is_position', 'native_hash_column', 'config_json', 'column_rules',
-    'schema_findings', 'filters', 'schema_diff', 'problem', 'previous_state',
+    'schema_findings', 'filters', 'schema_diff', 'problem', 'warnings', 'previous_state',
 ] -%}
 {%- for side in ['source', 'target'] -%}
     {%- for name in side_columns -%}
@@ -25,7 +25,7 @@
 {%- set descriptions = {} -%}
 {%- if execute and pairs -%}
     {%- set remote_columns = run_query(
-        'select pair_name, side, column_name, data_type, nullable, rounding, problem from ' ~ remote_columns_relation
+        'select pair_name, side, column_name, data_type, nullable, rounding, problem, warning from ' ~ remote_columns_relation
         ~ " where run_id = '" ~ invocation_id ~ "' order by pair_name, side, ordinal"
     ) -%}
 {%- endif -%}

@@ -1,7 +1,7 @@
 {#- One row per pair side that lives outside Spark: what parity_remote_columns introspects, with
     the run that listed it. -#}
 {%- set plan_columns = [
-    'run_id', 'pair_name', 'side', 'dialect', 'connection_env', 'statement_timeout_seconds', 'allowed_paths', 'schema_name', 'table_name',
+    'run_id', 'pair_name', 'side', 'dialect', 'connection_env', 'statement_timeout_seconds', 'allowed_paths', 'allow_superuser', 'schema_name', 'table_name',
 ] -%}
 {%- set rows = [] -%}
 {%- for pair in parity.parity_pairs() -%}
@@ -20,6 +20,7 @@
                 'connection_env': location['connection_env'],
                 'statement_timeout_seconds': (location['statement_timeout_seconds'] or '') | string,
                 'allowed_paths': tojson(location['allowed_paths']),
+                'allow_superuser': location['allow_superuser'] | string | lower,
                 'schema_name': location['schema'],
                 'table_name': location['table'],
             }) -%}

@@ -11,13 +11,17 @@ SUBMISSION_METHOD = "session"
 
 
 class _DbtLogBridge(logging.Handler):
-    """Forwards the parity library's log records to dbt's own log, while a model runs."""
+    """Forwards the parity library's log records to dbt's own log, while a model runs: a warning
+    (or worse) as a warning line, which dbt shows as one (`--warn-error` does not apply)."""
 
     def emit(self, record: logging.LogRecord) -> None:
-        from dbt.events.types import JinjaLogDebug, JinjaLogInfo
+        from dbt.events.types import JinjaLogDebug, JinjaLogInfo, JinjaLogWarning
         from dbt_common.events.functions import fire_event
 
-        event = JinjaLogInfo if record.levelno >= logging.INFO else JinjaLogDebug
+        if record.levelno >= logging.WARNING:
+            event = JinjaLogWarning
+        else:
+            event = JinjaLogInfo if record.levelno >= logging.INFO else JinjaLogDebug
         fire_event(event(msg=self.format(record)))
 
 

@@ -98,6 +98,9 @@ class PairPlan:
     # Why the plan could not plan the pair (a side it could not read, a column a side lacks):
     # the pair is an error when it is reconciled, with this reason; nothing else was planned.
     problem: str = ""
+    # What the plan says of the pair's sides all the same, each naming its side and relation (a
+    # role that may write the relation it reads): logged, and printed by the report.
+    warnings: tuple[str, ...] = ()
     # The pair's state as the last published run left it (macros/plan/previous_states.sql):
     # the hashes and input fingerprints of the result it published, with the run that computed
     # it and that result's status and state hash; or {"missing": why} when there is none to use.
@@ -208,6 +211,7 @@ def _pair_plan(row: dict[str, Any]) -> PairPlan:
         schema_diff=row["schema_diff"],
         run_id=row["run_id"],
         problem=row["problem"],
+        warnings=tuple(json.loads(row["warnings"])),
         previous_state=json.loads(row.get("previous_state") or NO_STATE),
     )
 

@@ -36,17 +36,41 @@ def scratch(spark, tmp_path_factory) -> DbtProject:
 
 
 @pytest.fixture(scope="session")
-def postgres_url():
+def postgres_cluster():
     """A PostgreSQL server on 127.0.0.1 that lives as long as the test session."""
-    with postgres_server() as url:
-        yield url
+    with postgres_server() as cluster:
+        yield cluster
 
 
 @pytest.fixture(scope="session")
-def mariadb_url():
+def postgres_url(postgres_cluster) -> str:
+    """The URL of the server's role `parity`, no superuser, owner of the database `postgres`."""
+    return postgres_cluster.url
+
+
+@pytest.fixture(scope="session")
+def postgres_admin_url(postgres_cluster) -> str:
+    """The URL of the server's superuser, for the tests that need one."""
+    return postgres_cluster.admin_url
+
+
+@pytest.fixture(scope="session")
+def mariadb_cluster():
     """A MariaDB server (the mysql dialect) on 127.0.0.1 that lives as long as the test session."""
-    with mariadb_server() as url:
-        yield url
+    with mariadb_server() as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="session")
+def mariadb_url(mariadb_cluster) -> str:
+    """The URL of the server's user `parity`, who may do anything in the database `parity`."""
+    return mariadb_cluster.url
+
+
+@pytest.fixture(scope="session")
+def mariadb_admin_url(mariadb_cluster) -> str:
+    """The URL of the server's user `parity_admin`, who may do anything (create users)."""
+    return mariadb_cluster.admin_url
 
 
 @pytest.fixture(scope="session")

@@ -131,5 +131,5 @@ def _after_model(event: Any, actions: dict[str, Callable[[], None]]) -> None:
 
 
 def _collect(event: Any, logged: list[str]) -> None:
-    if event.info.name in ("JinjaLogInfo", "JinjaLogDebug"):
+    if event.info.name in ("JinjaLogInfo", "JinjaLogDebug", "JinjaLogWarning"):
         logged.append(event.data.msg)

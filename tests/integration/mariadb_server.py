@@ -1,8 +1,10 @@
 """A throwaway MariaDB server on 127.0.0.1, in a temporary folder, for the tests.
 
 MariaDB, Debian's MySQL-compatible server, stands for the `mysql` dialect here. It runs as the
-unprivileged `mysql` user that Debian's package creates; its user `parity` needs a password and
-is created by the server's init file at start-up, before it accepts connections.
+unprivileged `mysql` user that Debian's package creates; its users need a password and are
+created by the server's init file at start-up, before it accepts connections: `parity`, which the
+tests hand to parity, and `parity_admin`, which may do anything (for the tests that create
+users).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from urllib.parse import unquote, urlsplit
 
 import pymysql
 
-from tests.integration.postgres_server import free_port
+from tests.integration.postgres_server import Cluster, free_port
 
 INSTALL_DB, SERVER = "/usr/bin/mariadb-install-db", "/usr/sbin/mariadbd"
 # Durability costs the tests time and buys them nothing: the server is thrown away.
@@ -55,9 +57,9 @@ def _wait_for(url: str, server: subprocess.Popen, log: Path) -> None:
 
 
 @contextmanager
-def mariadb_server() -> Iterator[str]:
-    """Starts a server, whose user `parity` owns the database `parity` and needs a password,
-    and yields its connection URL (password included); stops and removes it afterwards."""
+def mariadb_server() -> Iterator[Cluster]:
+    """Starts a server, whose user `parity` owns the database `parity`, and yields its users'
+    connection URLs (passwords included); stops and removes it afterwards."""
     if not os.path.exists(SERVER):
         raise RuntimeError("MariaDB's server is missing: run `make test`, which installs it")
     folder = Path(tempfile.mkdtemp(prefix="parity-mariadb-"))
@@ -77,12 +79,14 @@ def mariadb_server() -> Iterator[str]:
         **_as_mysql(),
     )
     # A password, as production servers require: the tests check it never shows anywhere.
-    password = secrets.token_urlsafe(16)
+    password, admin_password = secrets.token_urlsafe(16), secrets.token_urlsafe(16)
     init = folder / "init.sql"
     init.write_text(
         "create database parity character set utf8mb4;\n"
         f"create user 'parity'@'127.0.0.1' identified by '{password}';\n"
         "grant all on parity.* to 'parity'@'127.0.0.1';\n"
+        f"create user 'parity_admin'@'127.0.0.1' identified by '{admin_password}';\n"
+        "grant all on *.* to 'parity_admin'@'127.0.0.1' with grant option;\n"
     )
     if os.geteuid() == 0:
         shutil.chown(init, "mysql")
@@ -110,7 +114,7 @@ def mariadb_server() -> Iterator[str]:
     try:
         _wait_for(url, server, log)
         init.unlink()
-        yield url
+        yield Cluster(url, f"mysql://parity_admin:{admin_password}@127.0.0.1:{port}/parity")
     finally:
         server.terminate()
         try:

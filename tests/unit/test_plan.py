@@ -51,6 +51,7 @@ def plan_row(pair, config):
         "filters": "{}",
         "schema_diff": "[]",
         "problem": "",
+        "warnings": "[]",
         **side_fields("source"),
         **side_fields("target"),
     }
@@ -116,3 +117,12 @@ def test_a_file_view_and_a_problem_read_back():
     (pair,) = pairs_from_rows([row])
     assert pair.source.file_view.as_plan() == view and pair.source.file_view.uuid_columns == ("u",)
     assert pair.target.file_view is None and pair.problem == "why"
+
+
+def test_warnings_read_back_in_order():
+    config = {"algorithm": "auto", "bisection_factor": 32, "bisection_threshold": 16384}
+    said = ["source relation public.t: role r may write it (INSERT)", "target relation db.t: ..."]
+    (pair,) = pairs_from_rows([{**plan_row("p", config), "warnings": json.dumps(said)}])
+    assert pair.warnings == tuple(said)
+    (quiet,) = pairs_from_rows([plan_row("q", config)])
+    assert quiet.warnings == ()

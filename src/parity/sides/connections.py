@@ -411,4 +411,3 @@ def _duckdb_name(name: str) -> str:
 
 def _duckdb_list(texts: list[str]) -> str:
     return "[" + ", ".join(_duckdb_text(text) for text in texts) + "]"
-

@@ -1,8 +1,9 @@
 """Introspection of the pair sides outside Spark, for the plan to negotiate column types.
 
 A side that cannot be read (its variable unset, its engine unreachable, its catalog refusing
-the query) is one row with the reason (``problem``): the plan makes that pair an error of its
-own and plans every other pair."""
+the query, a role parity refuses to read as) is one row with the reason (``problem``): the plan
+makes that pair an error of its own and plans every other pair. What the plan and the report
+should say of a side's role (it may write the relation) is its first row's ``warning``."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from parity.errors import ParityError
 from parity.log import logger
 from parity.plan import allowed_paths, timeout_seconds
 from parity.sides.connections import QueryError, ReadOnlyConnection, connect
+from parity.sides.privileges import role_powers
 from parity.sides.published_errors import the_run
 
 # Each engine's columns of one table (its schema and name bound as the first and second
@@ -57,6 +59,8 @@ COLUMNS_SCHEMA = T.StructType(
         T.StructField("rounding", T.StringType(), True),
         # Why the relation's columns could not be read, on its only row; else NULL.
         T.StructField("problem", T.StringType(), True),
+        # What to say of the side's role (it may write the relation), on its first row; else NULL.
+        T.StructField("warning", T.StringType(), True),
     ]
 )
 
@@ -78,17 +82,29 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
 
 
 def _columns(relation: Row) -> list[tuple]:
-    """The relation's rows of columns; or its one row with the problem."""
+    """The relation's rows of columns, what to say of its role on the first; or its one row
+    with the problem."""
     where = f"{relation['side']} relation {_relation(relation)}"
     owner = (relation["run_id"], relation["pair_name"], relation["side"])
     try:
-        found, rounding = _read(relation, where)
+        found, rounding, warning = _read(relation, where)
     except ParityError as error:
         reason = str(error).removeprefix(f"parity pair '{relation['pair_name']}': ")
         logger.error("parity pair '%s': %s", relation["pair_name"], reason)
-        return [(*owner, 0, "", "", False, None, reason)]
+        return [(*owner, 0, "", "", False, None, reason, None)]
+    if warning:
+        logger.warning("parity pair '%s': %s", relation["pair_name"], warning)
     return [
-        (*owner, ordinal, name, data_type.lower(), nullable, rounding, None)
+        (
+            *owner,
+            ordinal,
+            name,
+            data_type.lower(),
+            nullable,
+            rounding,
+            None,
+            warning if ordinal == 0 else None,
+        )
         for ordinal, (name, data_type, nullable) in enumerate(found)
     ]
 
@@ -97,8 +113,10 @@ def _relation(relation: Row) -> str:
     return f"{relation['schema_name']}.{relation['table_name']}"
 
 
-def _read(relation: Row, where: str) -> tuple[list[tuple[str, str, bool]], str | None]:
-    """The relation's columns and its server's rounding rule, read in one session."""
+def _read(relation: Row, where: str) -> tuple[list[tuple[str, str, bool]], str | None, str | None]:
+    """The relation's columns, its server's rounding rule and what to say of the session's role,
+    read in one session; a role parity refuses is the side's problem, before any column is
+    read."""
     connection = connect(
         relation["dialect"],
         relation["connection_env"],
@@ -107,15 +125,22 @@ def _read(relation: Row, where: str) -> tuple[list[tuple[str, str, bool]], str |
         timeout_seconds(relation["statement_timeout_seconds"]),
         allowed_paths(relation["allowed_paths"]),
     )
+    schema, table = relation["schema_name"], relation["table_name"]
+    allowed = relation["allow_superuser"] == "true"
+    step = "read what its role may do"
     try:
+        powers = role_powers(connection, schema, table)
+        refusal = powers.refusal(where, allowed)
+        if refusal:
+            raise ParityError(relation["pair_name"], refusal)
+        step = "read its columns"
         return (
-            catalog_columns(connection, relation["schema_name"], relation["table_name"]),
+            catalog_columns(connection, schema, table),
             server_rounding(connection),
+            powers.warning(where, allowed),
         )
     except QueryError as error:
-        raise ParityError(
-            relation["pair_name"], f"{where}: cannot read its columns: {error}"
-        ) from error
+        raise ParityError(relation["pair_name"], f"{where}: cannot {step}: {error}") from error
     finally:
         connection.close()
 
