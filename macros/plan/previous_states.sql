@@ -1,5 +1,5 @@
 {#- Each pair's state as the published run left it (the result that run published for the pair,
-    computed by it or by an earlier run, with the published run's own fingerprints and the hash
+    computed by it or by an earlier run, its status and why, with the published run's own fingerprints and the hash
     over them: parity_run_pairs), by pair name, as canonical JSON for the reconciliation
     to decide whether to compare the pair again (src/parity/pipelines/incremental.py); or, for
     every pair, {"missing": why} when there is no state to trust: no run published yet, history
@@ -26,7 +26,7 @@
         {{ return({'missing': 'the history was kept by an earlier version of parity, without state'}) }}
     {%- endif -%}
     {%- set found = run_query(
-        'select results.pair_name, results.run_id, results.status, results.config_hash, results.tolerance_hash,'
+        'select results.pair_name, results.run_id, results.status, results.status_reason, results.config_hash, results.tolerance_hash,'
         ~ ' results.source_schema_hash, results.target_schema_hash, pairs.source_fingerprint, pairs.target_fingerprint,'
         ~ ' results.source_checksum, results.target_checksum, results.segment_checksums, pairs.state_hash'
         ~ ' from ' ~ relations['parity_run_pairs'] ~ ' as pairs'

@@ -291,5 +291,5 @@ def test_dead_letters_make_the_published_pair_incomplete_until_a_run_completes_i
     (row,) = again
     assert (row["status"], row["dead_letters"]) == ("complete", [])
     assert row["differing_rows"] > 0
-    assert row["run_mode_reason"] == "its last result is not complete (incomplete)"
+    assert row["run_mode_reason"] == "its last result is incomplete"
     assert completed.success

@@ -9,6 +9,7 @@ import pytest
 from parity.algorithms.segment_state import SegmentState
 from parity.pipelines.incremental import (
     STATE_FIELDS,
+    UNREAD_SCHEMA,
     Rerun,
     _checksums_since,
     _last_state,
@@ -103,10 +104,64 @@ def test_a_state_missing_a_field_is_partial(field):
     )
 
 
-def test_a_last_result_in_error_is_compared_again():
-    last = {**STATE, "run_id": "r1", "status": "error"}
-    last["state_hash"] = state_hash("r1", "error", last)
-    assert why(last) == "its last result is not complete (error)"
+def errored(status: str = "error", **changes) -> dict:
+    """The state a result that is not complete left, its hash made with its changes."""
+    last = {**STATE, "run_id": "r1", "status": status, **changes}
+    last["state_hash"] = state_hash("r1", status, last)
+    return last
+
+
+def test_a_last_result_in_error_is_compared_again_and_says_why_it_failed():
+    last = errored(status_reason="the source could not be connected to: password\nmore")
+    assert why(last) == "its last run failed: the source could not be connected to: password"
+    assert why(errored()) == "its last run failed"
+
+
+def test_an_incomplete_last_result_is_compared_again():
+    assert why(errored("incomplete", status_reason="1 segment(s) ...")) == (
+        "its last result is incomplete"
+    )
+
+
+UNREAD = {"source_schema_hash": UNREAD_SCHEMA, "target_schema_hash": UNREAD_SCHEMA}
+
+
+def test_after_a_run_that_could_not_plan_the_pair_only_its_failure_is_named():
+    # That run's plan read no schema and resolved no tolerance: neither is a change.
+    last = errored(status_reason="the connection failed", tolerance_hash="t0", **UNREAD)
+    assert why(last) == "its last run failed: the connection failed"
+
+
+def test_after_a_run_that_could_not_plan_the_pair_real_changes_are_named():
+    last = errored(status_reason="the connection failed", tolerance_hash="t0", **UNREAD)
+    now = {**STATE, "config_hash": "c2", "target_fingerprint": "files:" + "c" * 64}
+    assert why(last, now) == (
+        "its last run failed: the connection failed; its configuration changed;"
+        " the target's inputs changed"
+    )
+
+
+def test_after_a_failure_of_a_planned_pair_every_change_is_named():
+    last = errored(status_reason="Spark failed")
+    assert why(last, {**STATE, "source_schema_hash": "s3"}) == (
+        "its last run failed: Spark failed; the source's schema changed"
+    )
+
+
+def test_a_run_that_cannot_plan_the_pair_names_no_schema_nor_tolerance_change():
+    now = {**STATE, **UNREAD, "tolerance_hash": "t0"}
+    assert _why_compared(previous(), now, {"source": FILES, "target": FILES}, unplanned=True) == (
+        "this run's plan could not plan it"
+    )
+    now["config_hash"] = "c2"
+    assert _why_compared(previous(), now, {"source": FILES, "target": FILES}, unplanned=True) == (
+        "this run's plan could not plan it; its configuration changed"
+    )
+
+
+def test_a_failed_or_incomplete_last_result_is_not_built_on():
+    assert _last_state(errored(), STATE) is None
+    assert _last_state(errored("incomplete"), STATE) is None
 
 
 def test_no_state_says_why():

@@ -54,6 +54,11 @@ CHANGED = {
     "source_fingerprint": "the source's inputs changed",
     "target_fingerprint": "the target's inputs changed",
 }
+# What a plan that could not plan a pair (its `problem`: a side it could not read) still knows of
+# it: its configuration and its inputs, not its schemas, nor the tolerance resolved against them.
+KNOWN_UNPLANNED = ("config_hash", "source_fingerprint", "target_fingerprint")
+# The schema hash of such a plan's side: no columns, which no relation read has.
+UNREAD_SCHEMA = canonical_hash([])
 
 
 @dataclass(frozen=True)
@@ -160,7 +165,7 @@ def decide(spark: SparkSession, pair: PairPlan) -> Rerun:
         "target_fingerprint": fingerprint_text(inputs["target"]),
     }
     previous = pair.previous_state
-    reason = _why_compared(previous, state, inputs)
+    reason = _why_compared(previous, state, inputs, unplanned=bool(pair.problem))
     last = _last_state(previous, state)
     if reason is None:
         since = str(previous["run_id"])
@@ -171,24 +176,47 @@ def decide(spark: SparkSession, pair: PairPlan) -> Rerun:
 
 
 def _why_compared(
-    previous: dict[str, str | None], state: dict[str, str], inputs: dict[str, InputFingerprint]
+    previous: dict[str, str | None],
+    state: dict[str, str],
+    inputs: dict[str, InputFingerprint],
+    unplanned: bool = False,
 ) -> str | None:
-    """Why the pair is compared again; None when its last result stands."""
+    """Why the pair is compared again; None when its last result stands. Each reason holds: a
+    part of the state is named changed only where both runs knew it (``unplanned``: this run's
+    plan could not plan the pair, so its schemas and tolerance are unknown, not changed)."""
+    reasons = ["this run's plan could not plan it"] if unplanned else []
     problem = _state_problem(previous)
     if problem is not None:
-        return problem
-    changed = [CHANGED[name] for name in DECISION_FIELDS if previous[name] != state[name]]
-    if changed:
-        return "; ".join(changed)
+        return "; ".join([*reasons, problem])
+    if previous["status"] != "complete":
+        reasons.append(_last_outcome(previous))
+    known = KNOWN_UNPLANNED if unplanned or _unplanned(previous) else DECISION_FIELDS
+    reasons += [CHANGED[name] for name in known if previous[name] != state[name]]
+    if reasons:
+        return "; ".join(reasons)
     for side, fingerprint in inputs.items():
         if not fingerprint.digest:
             return f"the {side} has no input fingerprint ({fingerprint.detail})"
     return None
 
 
+def _unplanned(previous: dict[str, str | None]) -> bool:
+    """Whether the last result's run could not plan the pair: no schema of its sides was read."""
+    return UNREAD_SCHEMA in (previous["source_schema_hash"], previous["target_schema_hash"])
+
+
+def _last_outcome(previous: dict[str, str | None]) -> str:
+    """What a last result that is not complete was: an error with its reason's first line (as
+    published: parity_run_results.status_reason), or incomplete."""
+    if previous["status"] != "error":
+        return f"its last result is {previous['status']}"
+    reason = str(previous.get("status_reason") or "").strip().splitlines()
+    return f"its last run failed: {reason[0]}" if reason else "its last run failed"
+
+
 def _state_problem(previous: dict[str, str | None]) -> str | None:
-    """Why the last result's state cannot be built on: missing, partial, corrupted, or the
-    state of a result that is not complete; None when it can."""
+    """Why the last result's state cannot be trusted: missing, partial or corrupted; None when
+    it can."""
     if "missing" in previous:
         return str(previous["missing"])
     if any(
@@ -198,15 +226,13 @@ def _state_problem(previous: dict[str, str | None]) -> str | None:
     run_id, status = str(previous["run_id"]), str(previous["status"])
     if previous["state_hash"] != state_hash(run_id, status, previous):
         return "its state is corrupted (its hash does not match it)"
-    if status != "complete":
-        return f"its last result is not complete ({status})"
     return None
 
 
 def _last_state(previous: dict[str, str | None], state: dict[str, str]) -> dict[str, str] | None:
     """The last result's state, with its run and status, where it can be built on: sound, and
     computed under this configuration, tolerance and schemas (only its inputs may differ)."""
-    if _state_problem(previous) is not None:
+    if _state_problem(previous) is not None or previous["status"] != "complete":
         return None
     if any(previous[name] != state[name] for name in DECISION_FIELDS[:4]):
         return None
