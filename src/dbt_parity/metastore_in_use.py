@@ -5,6 +5,12 @@ time may boot; while it does, Derby holds a POSIX lock on the database's ``dbex.
 dbt command on the same project would have Hive retry for twenty seconds, printing Derby's stack
 traces, and then fail. So before dbt-spark opens a session connection, the lock is tried: held
 by another process, the command fails with one line saying the project is in use.
+
+Derby's lock exists only once Spark has booted Derby, tens of seconds into a command: two commands
+started together would both find it free. So the check first takes a lock of parity's own, an
+exclusive ``flock`` on ``<metastore>.lock`` beside the metastore's directory (not in it: Derby
+will not create a database in a directory that exists), and holds it for the life of the process:
+whichever command takes it first runs, the other is refused at once.
 """
 
 from __future__ import annotations
@@ -17,6 +23,26 @@ from typing import Any
 
 DERBY_DATABASE = re.compile(r"^jdbc:derby:;databaseName=([^;]+)")
 METASTORE_URL = "spark.hadoop.javax.jdo.option.ConnectionURL"
+# The lock files this process holds, by path, open for as long as it lives: closing one would
+# release its lock.
+_HELD: dict[Path, Any] = {}
+
+
+def claimed(directory: Path) -> bool:
+    """Whether this process holds parity's lock of the metastore in ``directory`` (taking it if
+    no process holds it); False when another process does."""
+    path = directory.with_name(f"{directory.name}.lock").absolute()
+    if path in _HELD:
+        return True
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = path.open("a")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        return False
+    _HELD[path] = lock
+    return True
 
 
 def in_use(directory: Path) -> bool:
@@ -42,7 +68,7 @@ def check(server_side_parameters: dict[str, Any]) -> None:
     if found is None or (pyspark and pyspark.SparkContext._active_spark_context is not None):
         return
     directory = Path(found.group(1))  # relative to the working folder, as Derby resolves it
-    if in_use(directory):
+    if not claimed(directory) or in_use(directory):
         from dbt_common.exceptions import DbtRuntimeError
 
         raise DbtRuntimeError(
