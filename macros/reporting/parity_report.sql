@@ -1,8 +1,9 @@
-{#- An on-run-end hook: logs, for every pair of the published run, its verdict, what the plan
-    warns of it, counts by kind and a few example differences, and where the full results are;
-    when this run published nothing
-    (it failed, or stopped before parity_runs), it says the results are those of the last
-    complete run, and when that run started. A run or test that did not select the
+{#- An on-run-end hook: logs first what failed in this run (each node that errored, with the
+    first line of its message), then, for every pair of the published run, its verdict, what the
+    plan warns of it, counts by kind and a few example differences, and where the full results
+    are. When this run published nothing (it failed, or stopped before parity_runs), the results
+    are those of the last complete run: a line says so, with when that run started, and each
+    pair has one line, its verdict and counts. A run or test that did not select the
     reconciliation has nothing of its own to report, and logs nothing. -#}
 {% macro parity_report(example_rows=5, max_value_chars=80) %}
     {%- set statuses = parity._statuses(results) if results is defined else none -%}
@@ -14,7 +15,9 @@
     {%- if summary is none or differences is none -%}
         {{ return('') }}
     {%- endif -%}
+    {%- do parity._report_errors(results if results is defined else []) -%}
     {#- parity_runs succeeds only by publishing this run: else the log of runs names the last. -#}
+    {%- set shown = namespace(own=true) -%}
     {%- if statuses is none or statuses.get('parity_runs') != 'success' -%}
         {%- set runs = parity._built_relation('parity_runs') -%}
         {#- Times are printed in UTC, saying so: the session's own zone is anybody's guess. -#}
@@ -25,19 +28,26 @@
         {%- endif -%}
         {%- set last = published.rows[0] -%}
         {%- if last['run_id'] != invocation_id -%}
+            {%- set shown.own = false -%}
             {%- do log('', info=True) -%}
-            {%- do log("parity: this run published no results; shown below are those of the last complete run, "
-                ~ last['run_id'] ~ ", started " ~ last['started'], info=True) -%}
+            {%- do log("---- this run published no results; below, the last complete run ("
+                ~ last['run_id'] ~ ", started " ~ last['started'] ~ "), one line per pair: ----", info=True) -%}
         {%- endif -%}
     {%- endif -%}
     {%- set pairs = run_query('select * from ' ~ summary ~ ' order by pair_name') -%}
+    {%- if not shown.own -%}
+        {%- for pair in pairs -%}
+            {%- do log(parity._report_short(pair), info=True) -%}
+        {%- endfor -%}
+        {%- do log('Full results: ' ~ summary ~ ' and ' ~ differences, info=True) if pairs | length -%}
+        {{ return('') }}
+    {%- endif -%}
     {%- set examples = parity._report_examples(parity._built_relation('parity_run_differences'), parity._built_relation('parity_run_results'),
         pairs, example_rows | int) -%}
     {%- set warnings = parity._report_warnings(parity._built_relation('parity_plan')) -%}
     {%- for pair in pairs -%}
         {%- do log('', info=True) -%}
-        {%- set verdict = 'ERROR' if pair['status'] == 'error' else ('PASS' if pair['passed'] else ('HALTED' if pair['halted'] else 'DIFFERENT')) -%}
-        {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ verdict
+        {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ parity._verdict(pair)
             ~ " (" ~ pair['algorithm'] ~ ", " ~ pair['elapsed_seconds'] ~ "s)"
             ~ ("; " ~ pair['run_mode_reason'] if pair['run_mode'] == 'unchanged' else ""), info=True) -%}
         {%- for warning in warnings.get(pair['pair_name'], []) -%}
@@ -178,4 +188,44 @@
         {%- do statuses.update({result.node.name: result.status | string}) -%}
     {%- endfor -%}
     {{ return(statuses) }}
+{% endmacro %}
+
+
+{#- What failed in this run, before anything else: each node that errored, with the first line
+    of its message (dbt's own; for a compilation or database error, whose first line only names
+    the node, the line after it too). -#}
+{% macro _report_errors(results) %}
+    {%- set errored = [] -%}
+    {%- for result in results if result.status | string == 'error' -%}
+        {%- do errored.append(result) -%}
+    {%- endfor -%}
+    {%- if errored -%}
+        {%- do log('', info=True) -%}
+        {%- do log('parity: this run failed: ' ~ errored | length ~ ' node(s) errored', info=True) -%}
+    {%- endif -%}
+    {%- for result in errored -%}
+        {%- set lines = (result.message or 'no message') | string | trim | replace('\r', '') -%}
+        {%- set lines = lines.split('\n') | map('trim') | reject('equalto', '') | list -%}
+        {%- set said = lines[0] ~ (': ' ~ lines[1] if ' Error in ' in lines[0] and lines | length > 1 else '') -%}
+        {%- do log('  ' ~ result.node.resource_type ~ ' ' ~ result.node.name ~ ': ' ~ said, info=True) -%}
+    {%- endfor -%}
+{% endmacro %}
+
+
+{#- A pair's verdict, as the report prints it. -#}
+{% macro _verdict(pair) %}
+    {{ return('ERROR' if pair['status'] == 'error' else ('PASS' if pair['passed'] else ('HALTED' if pair['halted'] else 'DIFFERENT'))) }}
+{% endmacro %}
+
+
+{#- A pair of an earlier run in one line: its verdict and counts, no example. -#}
+{% macro _report_short(pair) %}
+    {%- set line = "  parity pair '" ~ pair['pair_name'] ~ "': " ~ parity._verdict(pair) -%}
+    {%- if pair['status'] == 'error' -%}
+        {{ return(line ~ ": " ~ pair['status_reason']) }}
+    {%- elif not pair['data_compared'] -%}
+        {{ return(line ~ ": no data compared, " ~ pair['schema_findings'] ~ " schema findings") }}
+    {%- endif -%}
+    {{ return(line ~ ": " ~ pair['differing_rows'] ~ " differing rows, " ~ pair['mismatched_values'] ~ " mismatched values, "
+        ~ pair['within_tolerance_values'] ~ " values within tolerance; schema findings " ~ pair['schema_findings']) }}
 {% endmacro %}

@@ -23,6 +23,7 @@ from parity.pipelines import hashdiff, incremental, joindiff
 from parity.plan import PairPlan, pairs_from_rows
 from parity.results import judgement
 from parity.results.pair_result import PairResult, results_frame
+from parity.sides.full_disk import full_disk
 from parity.sides.opened import opened_sides
 from parity.sides.published_errors import debug_text, pairs_run, published
 from parity.sides.unreadable_files import unreadable_file
@@ -82,7 +83,7 @@ def _reason(pair: PairPlan, error: Exception) -> str:
     if isinstance(error, ParityError):
         return _first_line(str(error).removeprefix(f"parity pair '{pair.name}': "))
     if isinstance(error, Py4JJavaError):
-        return f"Spark failed: {published(error.java_exception.toString())}"
+        return full_disk(error) or f"Spark failed: {published(error.java_exception.toString())}"
     return f"{type(error).__name__}: {published(str(error))}"
 
 
@@ -134,11 +135,15 @@ def _reconciled(
         logger.info("parity pair '%s': %s: nothing more compared", pair.name, outcome.kept.reason)
         return judgement.unchanged(pair, elapsed), outcome.kept
     findings = outcome.findings
+    # In parity_summary's words: differing_rows (every kind but within tolerance), the values
+    # beyond tolerance (mismatched_values) and those within it (within_tolerance_values).
     logger.info(
-        "parity pair '%s': %d differing rows, %d values differ, %.1fs",
+        "parity pair '%s': %d differing rows, %d mismatched values, %d values within tolerance,"
+        " %.1fs",
         pair.name,
         findings.differing_rows,
-        findings.mismatched_values + findings.within_tolerance_values,
+        findings.mismatched_values,
+        findings.within_tolerance_values,
         elapsed,
     )
     result = judgement.compared(

@@ -29,6 +29,15 @@ TARGET_ROWS = [
 ]
 
 
+PAIR = {
+    "name": "report_pair",
+    "source": {"source": ["report_lake", "report_source"]},
+    "target": {"source": ["report_lake", "report_target"]},
+    "key": "id",
+    "sensitive_columns": ["secret"],
+}
+
+
 @pytest.fixture(scope="module")
 def report(scratch, spark):
     for table, rows in (("report_source", SOURCE_ROWS), ("report_target", TARGET_ROWS)):
@@ -36,15 +45,8 @@ def report(scratch, spark):
             "overwrite"
         ).saveAsTable(f"{scratch.schema}.{table}")
     scratch.write("models/report_sources.yml", SOURCES)
-    pair = {
-        "name": "report_pair",
-        "source": {"source": ["report_lake", "report_source"]},
-        "target": {"source": ["report_lake", "report_target"]},
-        "key": "id",
-        "sensitive_columns": ["secret"],
-    }
     logged: list[str] = []
-    assert reconcile(scratch, [pair], logged).success
+    assert reconcile(scratch, [PAIR], logged).success
     yield [line for line in logged if line.startswith("    ")]
     (scratch.path / "models/report_sources.yml").unlink()
 
@@ -77,3 +79,31 @@ def test_a_sensitive_value_reads_as_hidden_with_its_hash(report):
     digest = hashlib.sha256(b"s4").hexdigest()
     assert f"source hidden (sha256:{digest[:12]}...)" in line
     assert "NULL" not in line and "s4" not in line.split("secret")[1]
+
+
+@pytest.fixture(scope="module")
+def failed_report(scratch, report) -> list[str]:
+    """What a run that failed to compile logs after the run above published its results."""
+    logged: list[str] = []
+    assert not reconcile(scratch, [{**PAIR, "algorithm": "fastest"}], logged).success
+    return [line for line in logged if line.strip()]
+
+
+def test_a_failed_run_reports_its_own_error_first(failed_report):
+    header = failed_report.index("parity: this run failed: 1 node(s) errored")
+    error = failed_report[header + 1]
+    assert error.startswith("  model parity_"), failed_report
+    assert "parity pair 'report_pair': algorithm must be auto, hashdiff or joindiff" in error
+    (divider,) = [line for line in failed_report if line.startswith("---- ")]
+    assert failed_report.index(divider) > header + 1
+    assert "this run published no results; below, the last complete run (" in divider
+
+
+def test_after_a_failed_run_the_last_results_are_one_line_per_pair(failed_report):
+    below = failed_report[failed_report.index(next(x for x in failed_report if x[:5] == "---- ")) :]
+    (line,) = [line for line in below if "parity pair 'report_pair'" in line]
+    assert line == (
+        "  parity pair 'report_pair': DIFFERENT: 4 differing rows, 5 mismatched values, 0 values"
+        " within tolerance; schema findings 0"
+    )
+    assert not [line for line in below if line.startswith("    ")]

@@ -287,3 +287,10 @@ def test_a_result_this_run_computed_keeps_its_own_state():
     own = {name: STATE[name] for name in STATE_FIELDS if "fingerprint" not in name}
     state, hashed = next_state(Rerun("compared", "why", "r2", STATE), "r2", "complete", own)
     assert state == STATE and hashed == state_hash("r2", "complete", STATE)
+
+
+def test_no_state_comes_first_when_the_plan_failed_too():
+    missing = {"missing": "--full-refresh: every pair compared in full"}
+    assert _why_compared(missing, STATE, {"source": FILES, "target": FILES}, unplanned=True) == (
+        "--full-refresh: every pair compared in full; this run's plan could not plan it"
+    )

@@ -184,12 +184,12 @@ def _why_compared(
     """Why the pair is compared again; None when its last result stands. Each reason holds: a
     part of the state is named changed only where both runs knew it (``unplanned``: this run's
     plan could not plan the pair, so its schemas and tolerance are unknown, not changed)."""
-    reasons = ["this run's plan could not plan it"] if unplanned else []
+    failed_plan = ["this run's plan could not plan it"] if unplanned else []
     problem = _state_problem(previous)
     if problem is not None:
-        return "; ".join([*reasons, problem])
-    if previous["status"] != "complete":
-        reasons.append(_last_outcome(previous))
+        return "; ".join([problem, *failed_plan])
+    reasons = [] if previous["status"] == "complete" else [_last_outcome(previous)]
+    reasons += failed_plan
     known = KNOWN_UNPLANNED if unplanned or _unplanned(previous) else DECISION_FIELDS
     reasons += [CHANGED[name] for name in known if previous[name] != state[name]]
     if reasons:
