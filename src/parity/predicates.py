@@ -38,7 +38,9 @@ SQLFLUFF_DIALECTS = {
 }
 # How macros/plan/side_select.sql renders a side's filter, with the relation's name left out.
 RENDERED = "select 1 from compared as __parity_relation where ({})"
-POSITION = re.compile(r"^Line \d+, Position \d+: ")
+POSITION = re.compile(r"^Line (\d+), Position (\d+): ")
+# What the rendered query holds before the user's text, on its first line.
+PREFIX = len(RENDERED.split("{}")[0])
 QUERIES = {"select_statement", "set_expression", "with_compound_statement", "select_clause"}
 
 # What an expression is made of: nodes whose parts are checked in turn.
@@ -107,8 +109,7 @@ def predicate_problem(
     root = parsed.root_variant()
     tree = root.tree if root else None
     if tree is None or any(tree.recursive_crawl("unparsable")) or parsed.violations:
-        # Positions would point into the rendered query, not into the user's text.
-        reasons = "; ".join(POSITION.sub("", v.desc()) for v in parsed.violations)
+        reasons = "; ".join(_in_text(v.desc(), text) for v in parsed.violations)
         return f"it is not one SQL expression in the {dialect} dialect ({reasons or 'unparsable'})"
     statements = list(tree.recursive_crawl("statement", recurse_into=False))
     clauses = list(tree.recursive_crawl("where_clause", recurse_into=False))
@@ -129,6 +130,22 @@ def predicate_problem(
         return None
     refused = _first_refused(content[0], allowed_functions(dialect, added))
     return refused and f'{refused} (README.md, "Filters", lists what a filter may hold)'
+
+
+def _in_text(reason: str, text: str) -> str:
+    """A parser's reason with its position in the user's text, not in the rendered query:
+    sqlfluff counts lines and positions from 1, and the text starts after PREFIX on line 1."""
+    found = POSITION.match(reason)
+    if found is None:
+        return reason
+    line, position = int(found.group(1)), int(found.group(2))
+    position -= PREFIX if line == 1 else 0
+    lines = text.split("\n")
+    said = reason[found.end() :]
+    if line > len(lines) or not 1 <= position <= len(lines[line - 1]):
+        return f"at the end of the where: {said}"
+    where = f"line {line}, position {position}" if len(lines) > 1 else f"position {position}"
+    return f"at {where} of the where: {said}"
 
 
 def _first_refused(

@@ -166,3 +166,16 @@ def test_the_readme_lists_each_dialect_s_functions():
         for dialect in re.findall(r"`(\w+)`", dialects):
             listed[dialect] = set(re.findall(r"`(\w+)`", names))
     assert listed == {"common": set(COMMON)} | {d: set(f) for d, f in DIALECT.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("amount >> 3 and", "at position 13 of the where: Found unparsable section: 'and'"),
+        ("a = 1\nand b = = 2", "at line 2, position 7 of the where: Found unparsable section"),
+    ],
+)
+def test_a_parser_position_points_into_the_users_text(text, where):
+    problem = predicate_problem("postgres", text)
+    assert f"not one SQL expression in the postgres dialect ({where}" in problem, problem
+    assert "Line " not in problem
