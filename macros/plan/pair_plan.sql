@@ -117,6 +117,7 @@
             side ~ '_bounds_sql': queries['bounds'],
             side ~ '_blocks_between_sql': queries['blocks_between'],
             side ~ '_duplicates_sql': queries['duplicates'],
+            side ~ '_duplicate_examples_sql': queries['duplicate_examples'],
             side ~ '_checksums_sql': queries['checksums'],
             side ~ '_rows_sql': queries['rows'],
             side ~ '_rows_of_keys_sql': queries['rows_of_keys'],
