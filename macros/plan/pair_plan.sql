@@ -17,7 +17,7 @@
         {%- for location in locations.values() if location.get('described') -%}
             {%- do run_query('drop view if exists ' ~ parity.quote_identifier('spark', location['described'])) -%}
         {%- endfor -%}
-        {{ return(parity._unplanned_row(pair, locations, problems | join('; '), warnings)) }}
+        {{ return(parity._not_planned(pair, locations, problems, warnings, remote_columns)) }}
     {%- endif -%}
     {%- set described = {} -%}
     {%- for side, location in locations.items() -%}
@@ -28,12 +28,17 @@
         {%- do described.update({side: columns}) -%}
     {%- endfor -%}
     {%- set key_count = pair['key'] | length -%}
-    {%- set diff = parity.schema_diff(pair, locations, described) if not problems else {} -%}
+    {#- Every column the pair names, on both sides, before anything is planned of it. -#}
+    {%- set unknown = parity.named_columns_problem(pair, locations, described) if not problems else '' -%}
+    {%- if unknown -%}
+        {%- do problems.append(unknown) -%}
+    {%- endif -%}
+    {%- set diff = parity.schema_diff(pair, described) if not problems else {} -%}
     {%- if diff.get('problem') -%}
         {%- do problems.append(diff['problem']) -%}
     {%- endif -%}
     {%- if problems -%}
-        {{ return(parity._unplanned_row(pair, locations, problems | join('; '), warnings)) }}
+        {{ return(parity._not_planned(pair, locations, problems, warnings, remote_columns)) }}
     {%- endif -%}
     {%- set matched = diff['compared'] -%}
     {%- set findings = parity.schema_findings(pair, diff['changes'], {'source': locations['source']['dialect'], 'target': locations['target']['dialect']}) -%}
@@ -41,7 +46,12 @@
     {%- for column in matched['source'][key_count:] -%}
         {%- do rules.append(parity.column_rule(where, column['name'], column['profile'], pair['tolerance'])) -%}
     {%- endfor -%}
-    {%- do parity._check_tolerance_columns(where, pair['tolerance'], rules) -%}
+    {%- for problem in [parity._tolerance_columns_problem(pair['tolerance'], rules), parity._sensitive_columns_problem(pair, rules)] if problem -%}
+        {%- do problems.append(problem) -%}
+    {%- endfor -%}
+    {%- if problems -%}
+        {{ return(parity._not_planned(pair, locations, problems, warnings, remote_columns)) }}
+    {%- endif -%}
     {%- set dialects = [locations['source']['dialect'], locations['target']['dialect']] -%}
     {%- for rule in rules -%}
         {%- set grid = parity.hash_grid(rule['kind'], rule['tolerance'], dialects) if pair['tolerant_checksums'] else none -%}
@@ -53,16 +63,12 @@
             {%- endfor -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- set known = (pair['key'] + (rules | map(attribute='column') | list)) | map('lower') | list -%}
-    {%- for name in pair['sensitive_columns'] if name | lower not in known -%}
-        {{ exceptions.raise_compiler_error(where ~ ": sensitive_columns names column '" ~ name ~ "', which the pair neither keys on nor compares") }}
-    {%- endfor -%}
     {%- set window_sides = {} -%}
     {%- if pair['time_window'] -%}
         {%- for side, location in locations.items() -%}
             {%- set name = pair['time_window']['column'] -%}
             {%- set name = pair['renames'].get(name, name) if side == 'target' else name -%}
-            {%- do window_sides.update({side: {'dialect': location['dialect'], 'column': parity._column_named(where, side, location, described[side], name)}}) -%}
+            {%- do window_sides.update({side: {'dialect': location['dialect'], 'column': parity._found_column(described[side], name)}}) -%}
         {%- endfor -%}
     {%- endif -%}
     {%- set filters = parity.side_filters(where, pair, {'source': dialects[0], 'target': dialects[1]}, window_sides) -%}
@@ -111,6 +117,7 @@
             side ~ '_bounds_sql': queries['bounds'],
             side ~ '_blocks_between_sql': queries['blocks_between'],
             side ~ '_duplicates_sql': queries['duplicates'],
+            side ~ '_duplicate_examples_sql': queries['duplicate_examples'],
             side ~ '_checksums_sql': queries['checksums'],
             side ~ '_rows_sql': queries['rows'],
             side ~ '_rows_of_keys_sql': queries['rows_of_keys'],
@@ -121,6 +128,34 @@
         }) -%}
     {%- endfor -%}
     {{ return(row) }}
+{% endmacro %}
+
+
+{#- The plan row of a pair not planned (`_unplanned_row`), its problems said in dbt's log as the
+    plan finds them, within seconds of the run's start: a warning naming the pair, once. Those
+    parity_remote_columns found (an engine it could not reach or read) it logged itself, once per
+    connection. -#}
+{% macro _not_planned(pair, locations, problems, warnings, remote_columns) %}
+    {%- set logged = [] -%}
+    {%- for column in remote_columns if column['pair_name'] == pair['name'] and column['problem'] -%}
+        {%- do logged.append(column['problem']) -%}
+    {%- endfor -%}
+    {%- for problem in problems if problem not in logged -%}
+        {%- do exceptions.warn("parity pair '" ~ pair['name'] ~ "': not planned: " ~ problem) -%}
+    {%- endfor -%}
+    {{ return(parity._unplanned_row(pair, locations, problems | join('; '), warnings)) }}
+{% endmacro %}
+
+
+{#- The columns of `sensitive_columns` the pair neither keys on nor compares (an excluded column,
+    one left out as a schema finding): the pair's problem, naming them all; '' when there is none. -#}
+{% macro _sensitive_columns_problem(pair, rules) %}
+    {%- set known = (pair['key'] + (rules | map(attribute='column') | list)) | map('lower') | list -%}
+    {%- set unknown = [] -%}
+    {%- for name in pair['sensitive_columns'] if name | lower not in known -%}
+        {%- do unknown.append("'" ~ name ~ "'") -%}
+    {%- endfor -%}
+    {{ return(("sensitive_columns names column " ~ (unknown | join(', ')) ~ ", which the pair neither keys on nor compares") if unknown else '') }}
 {% endmacro %}
 
 

@@ -10,6 +10,8 @@
       spreads over several sessions, each a range of keys (an index on the key answers each
       range without reading the others);
     - `duplicates`: how many keys more than one row holds, in listed blocks;
+    - `duplicate_examples`: the first keys (by position where the key is its own, else by
+      canonical text) more than one row holds, each with its rows, for an error to show;
     - `checksums`: count and checksum of each cell at one depth, of the rows in listed cells at
       another;
     - `rows`: the canonical rows of listed cells;
@@ -56,6 +58,10 @@
         'bounds': '',
         'blocks_between': '',
         'duplicates': '',
+        'duplicate_examples': 'select ' ~ parity._duplicate_examples_select(aliases['keys']) ~ ', count(*) from (' ~ whole ~ ') as canonical'
+            ~ ' where not ' ~ null_key ~ ' group by ' ~ grouped_keys | join(', ') ~ ' having count(*) > 1'
+            ~ ' order by ' ~ ((('min(' ~ position ~ '), ') if parity.key_is_position(key_count, columns) else '') ~ range(1, key_count + 1) | join(', '))
+            ~ ' limit ' ~ parity.duplicate_examples_limit(),
         'checksums': 'select ' ~ grouped ~ ' as cell, count(*), ' ~ checksum
             ~ ' from (' ~ in_cells ~ ') as canonical where not ' ~ null_key ~ ' group by 1',
         'rows': 'select ' ~ (aliases['keys'] + aliases['values']) | join(', ')
@@ -82,4 +88,21 @@
         }) -%}
     {%- endif -%}
     {{ return(queries) }}
+{% endmacro %}
+
+
+{#- How many keys held by more than one row a duplicate-key error shows. -#}
+{% macro duplicate_examples_limit() %}
+    {{ return(5) }}
+{% endmacro %}
+
+
+{#- Each key field of a group of rows with one key: the same text on every row, whatever the
+    engine grouped it by (parity.group_key), so its least. -#}
+{% macro _duplicate_examples_select(keys) %}
+    {%- set fields = [] -%}
+    {%- for key in keys -%}
+        {%- do fields.append('min(' ~ key ~ ')') -%}
+    {%- endfor -%}
+    {{ return(fields | join(', ')) }}
 {% endmacro %}

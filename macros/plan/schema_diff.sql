@@ -3,10 +3,10 @@
     through `renames`, negotiated for comparison, and classified by what changed from source to
     target: `compared` holds the columns both sides canonicalize ({name, data_type, profile} per
     side, key first), `changes` one row per column and change (parity_schema_diff), from which
-    parity.schema_findings draws the pair's schema findings. A column the pair names that a side
-    lacks, or a key column whose types cannot be compared, returns {problem} instead: the pair's
-    error, while every other pair is planned. -#}
-{% macro schema_diff(pair, locations, described) %}
+    parity.schema_findings draws the pair's schema findings. Every column the pair names is on its
+    side (parity.named_columns_problem checked them first); a key column whose types cannot be
+    compared returns {problem} instead: the pair's error, while every other pair is planned. -#}
+{% macro schema_diff(pair, described) %}
     {%- set key_count = pair['key'] | length -%}
     {%- set defaulted = not pair['columns'] -%}
     {%- set names = pair['key'] + (pair['columns'] or parity._default_compared_columns(described['source'], pair['key'] + pair['exclude_columns'])) -%}
@@ -20,12 +20,6 @@
         {%- else -%}
             {%- set source_column = parity._found_column(described['source'], name) -%}
             {%- set target_column = parity._found_column(described['target'], target_name) -%}
-            {#- A column the pair names that a side lacks (or no longer has) leaves nothing to plan. -#}
-            {%- if source_column is none -%}
-                {{ return({'problem': parity._column_missing('source', locations['source'], described['source'], name)}) }}
-            {%- elif target_column is none -%}
-                {{ return({'problem': parity._column_missing('target', locations['target'], described['target'], target_name)}) }}
-            {%- endif -%}
             {%- do paired_targets.append(target_column['name'] | lower) -%}
             {%- set profiles = parity.negotiate_profile(source_column, target_column, parity._side_time_zones(pair)) -%}
             {%- if profiles is string and loop.index0 < key_count -%}
@@ -149,19 +143,4 @@
         {{ return(column) }}
     {%- endfor -%}
     {{ return(none) }}
-{% endmacro %}
-
-
-{% macro _column_named(where, side, location, described, name) %}
-    {%- set column = parity._found_column(described, name) -%}
-    {%- if column is not none -%}
-        {{ return(column) }}
-    {%- endif -%}
-    {{ exceptions.raise_compiler_error(where ~ ": " ~ parity._column_missing(side, location, described, name)) }}
-{% endmacro %}
-
-
-{% macro _column_missing(side, location, described, name) %}
-    {{ return("column '" ~ name ~ "' not found in " ~ side ~ " relation " ~ location['name']
-        ~ " (its columns: " ~ (described | map(attribute='name') | join(', ')) ~ ")") }}
 {% endmacro %}

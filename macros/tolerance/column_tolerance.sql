@@ -36,11 +36,13 @@
 
 
 {#- Every column named in tolerance.columns is one the pair compares (not a key column, not left
-    out as a schema finding). -#}
-{% macro _check_tolerance_columns(where, tolerance, rules) %}
+    out as a schema finding): else the pair's problem, naming every such column; '' when all are. -#}
+{% macro _tolerance_columns_problem(tolerance, rules) %}
     {%- set compared = rules | map(attribute='column') | list -%}
+    {%- set uncompared = [] -%}
     {%- for name in (tolerance.get('columns') or {}) if name | lower not in compared | map('lower') | list -%}
-        {{ exceptions.raise_compiler_error(where ~ ": tolerance names column '" ~ name ~ "', which the pair does not compare"
-            ~ " (key columns are compared exactly; compared columns: " ~ (compared | join(', ')) ~ ")") }}
+        {%- do uncompared.append("'" ~ name ~ "'") -%}
     {%- endfor -%}
+    {{ return(("tolerance names column " ~ (uncompared | join(', ')) ~ ", which the pair does not compare"
+        ~ " (key columns are compared exactly; compared columns: " ~ (compared | join(', ')) ~ ")") if uncompared else '') }}
 {% endmacro %}

@@ -62,6 +62,9 @@ class SidePlan:
     allowed_paths: tuple[str, ...] = ()
     # How many sessions at once a side outside Spark may use (source meta parity.connections).
     connections: int = 1
+    # For a side in another engine: its first keys held by more than one row, with their rows
+    # (asked only for a duplicate-key error); else empty.
+    duplicate_examples_sql: str = ""
     # For files Spark reads only with a schema (Parquet UUID columns): the temporary view the
     # side's SQL selects from, registered in the session before it runs (sides/file_views.py).
     file_view: FileView | None = None
@@ -234,6 +237,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         bounds_sql=field("bounds_sql"),
         blocks_between_sql=field("blocks_between_sql"),
         duplicates_sql=field("duplicates_sql"),
+        duplicate_examples_sql=field("duplicate_examples_sql"),
         checksums_sql=field("checksums_sql"),
         rows_sql=field("rows_sql"),
         rows_of_keys_sql=field("rows_of_keys_sql"),

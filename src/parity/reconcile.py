@@ -62,7 +62,10 @@ def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:
         return incremental.kept(result, rerun)
     except Exception as error:  # whatever stops one pair must not stop the others
         reason = _reason(pair, error)
-        logger.error("parity pair '%s': not reconciled: %s", pair.name, reason)
+        if pair.problem and reason == _first_line(pair.problem):  # the plan logged it: once
+            logger.info("parity pair '%s': not reconciled: not planned (see the plan)", pair.name)
+        else:
+            logger.error("parity pair '%s': not reconciled: %s", pair.name, reason)
         # The whole trace, less the secrets, only where the user asks for it: it quotes the
         # engines' whole messages.
         trace = debug_text(traceback.format_exc())

@@ -3,6 +3,8 @@ a pair whose relations do not hold what it names is planned as its problem, alon
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from dbt.cli.main import dbtRunnerResult
 from dbt.contracts.graph.manifest import Manifest
@@ -18,15 +20,18 @@ GOOD = {
 }
 
 
-def plan(scratch, pairs: list[dict], manifest: Manifest | None = None) -> dbtRunnerResult:
+def plan(
+    scratch, pairs: list[dict], manifest: Manifest | None = None, logged: list[str] | None = None
+) -> dbtRunnerResult:
     """Introspects and plans the pairs, on the given manifest if any (else parsing the project
-    with the pairs)."""
+    with the pairs); ``logged`` collects what the plan logs."""
     return scratch.dbt(
         "run",
         "--select",
         "parity_remote_relations parity_remote_columns parity_plan",
         vars=scratch.demo_vars(parity={"pairs": pairs}),
         manifest=manifest,
+        logged=logged,
     )
 
 
@@ -103,10 +108,6 @@ def parsed(scratch) -> Manifest:
         (
             [{**GOOD, "tolerant_checksums": "yes"}],
             "parity pair 'p': 'tolerant_checksums' must be true or false, not 'yes'",
-        ),
-        (
-            [{**GOOD, "tolerance": {"columns": {"gone": {"abs_tol": 1}}}}],
-            "parity pair 'p': tolerance names column 'gone', which the pair does not compare",
         ),
         (
             [{**GOOD, "tolerance": {"columns": {"note": {"temporal_tolerance_ms": 5}}}}],
@@ -204,39 +205,86 @@ def test_bad_configuration_fails_the_parse(scratch):
     assert "parity pair 'p': unknown option 'bisection'" in error_text(result)
 
 
-# Pairs whose relations lack what they name, each with how its problem begins: planned in one
-# run, beside a good pair (a plan run is about the cost of a case).
+# Pairs whose relations lack what they name, each with what its problem says: planned in one
+# run, beside a good pair (a plan run is about the cost of a case). A typo in any named column
+# is the pair's problem, naming the option, the name and the side, with the relation's columns.
+SOURCE_LACKS = "which the source relation"
+TARGET_LACKS = "which the target relation"
 LACKING = {
-    "key_absent": ({"key": "nope"}, "column 'nope' not found in source relation"),
-    "column_absent": ({"columns": ["status", "gone"]}, "column 'gone' not found in source"),
-    "rename_absent": (
+    "key_absent": ({"key": "nope"}, [f"key names column 'nope', {SOURCE_LACKS}"]),
+    "column_absent": (
+        {"columns": ["status", "gone"]},
+        [f"columns names column 'gone', {SOURCE_LACKS}"],
+    ),
+    "rename_target_absent": (
         {"renames": {"status": "state"}},
-        "column 'state' not found in target relation",
+        [f"renames names column 'state', {TARGET_LACKS}"],
+    ),
+    "rename_source_absent": (
+        {"renames": {"custmer_id": "customer_id"}},
+        [f"renames names column 'custmer_id', {SOURCE_LACKS}"],
+    ),
+    "exclude_absent": ({"exclude_columns": ["notes"]}, ["exclude_columns names column 'notes'"]),
+    "tolerance_absent": (
+        {"tolerance": {"columns": {"gone": {"abs_tol": 1}}}},
+        [f"tolerance names column 'gone', {SOURCE_LACKS}"],
+    ),
+    "sensitive_absent": (
+        {"sensitive_columns": ["secret"]},
+        [f"sensitive_columns names column 'secret', {SOURCE_LACKS}"],
+    ),
+    "window_absent": (
+        {"time_window": {"column": "updated_at", "min_age": "1 hour"}},
+        [f"time_window names column 'updated_at', {SOURCE_LACKS}"],
+    ),
+    # Every name a pair gets wrong at once, each side once with its columns.
+    "several_absent": (
+        {"key": ["order_id", "line"], "renames": {"status": "state"}, "exclude_columns": ["x"]},
+        [
+            "key names column 'line' and exclude_columns names column 'x', which the source"
+            " relation",
+            f"; renames names column 'state', {TARGET_LACKS}",
+        ],
+    ),
+    "tolerance_on_key": (
+        {"tolerance": {"columns": {"order_id": {"abs_tol": 1}}}},
+        ["tolerance names column 'order_id', which the pair does not compare"],
+    ),
+    "sensitive_excluded": (
+        {"exclude_columns": ["note"], "sensitive_columns": ["note"]},
+        ["sensitive_columns names column 'note', which the pair neither keys on nor compares"],
     ),
     "key_renamed_across_types": (
         {"renames": {"order_id": "ship_date"}},
-        "key column 'order_id': bigint (spark) and date (spark) cannot be compared",
+        ["key column 'order_id': bigint (spark) and date (spark) cannot be compared"],
     ),
 }
 
 
 @pytest.fixture(scope="module")
-def lacking(scratch, parsed, spark) -> dict[str, str]:
-    """Each pair's problem as the one plan of them all says it, by pair name; "" for a pair
-    planned."""
+def lacking(scratch, parsed, spark) -> dict[str, Any]:
+    """Each pair's problem as the one plan of them all says it, by pair name ("" for a pair
+    planned), and what the plan logged."""
     pairs = [{**GOOD, "name": name, **options} for name, (options, _) in LACKING.items()]
     other = {**GOOD, "name": "other", "enforce_key": "warn"}
-    result = plan(scratch, [*pairs, other], parsed)
+    logged: list[str] = []
+    result = plan(scratch, [*pairs, other], parsed, logged)
     assert result.success, error_text(result)
     rows = spark.sql(f"select pair_name, problem from {scratch.schema}.parity_plan").collect()
-    return {row["pair_name"]: row["problem"] for row in rows}
+    return {"problems": {row["pair_name"]: row["problem"] for row in rows}, "logged": logged}
 
 
 @pytest.mark.parametrize("name", LACKING)
 def test_columns_the_relations_lack_are_the_pairs_problem(lacking, name):
-    assert lacking[name].startswith(LACKING[name][1]), lacking[name]
+    problem = lacking["problems"][name]
+    for said in LACKING[name][1]:
+        assert said in problem, problem
+    if "does not have" in problem:  # with the relation's columns
+        assert "(its columns: order_id, customer_id, status, amount" in problem
+    # Said by the plan as it finds it, a warning naming the pair.
+    assert f"parity pair '{name}': not planned: {problem}" in lacking["logged"]
     # Its problem is its own: the good pair beside it is planned.
-    assert lacking["other"] == ""
+    assert lacking["problems"]["other"] == ""
 
 
 def test_key_problems_make_the_pair_an_error(scratch, spark):

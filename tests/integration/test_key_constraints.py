@@ -3,7 +3,9 @@ inside Spark, PostgreSQL and DuckDB, and enforced by each pair's enforce_key bef
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from collections import Counter
 
 import duckdb
@@ -201,12 +203,45 @@ def test_key_tests_fail_on_planted_keys_and_pass_on_clean_ones(scratch, spark, k
     ]
 
 
-def test_error_fails_the_pair_naming_side_relation_key_and_counts(scratch, spark, keyed):
-    result = reconcile(scratch, [pair("pg_error", planted("keys_pg"), LEGACY)])
+ERROR_PAIRS = [
+    pair("pg_error", planted("keys_pg"), LEGACY),
+    pair("lake_error", LEGACY, planted("keys_lake")),
+    {**pair("lake_compound_error", LEGACY, planted("keys_lake")), "key": COMPOUND},
+    pair("pg_sensitive_error", planted("keys_pg"), LEGACY, sensitive_columns=["order_id"]),
+    pair("lake_sensitive_error", LEGACY, planted("keys_lake"), sensitive=True),
+]
+
+
+@pytest.fixture(scope="module")
+def key_errors(scratch, spark, keyed) -> dict[str, str]:
+    """The pairs whose enforce_key is error, reconciled in one run: each pair's error."""
+    result = reconcile(scratch, ERROR_PAIRS)
     assert result.success, error_text(result)
+    return {p["name"]: pair_error(spark, scratch.schema, p["name"]) for p in ERROR_PAIRS}
+
+
+def test_error_fails_the_pair_naming_side_relation_key_and_counts(key_errors):
     where = f'parity pair \'pg_error\': source relation "public"."{TABLE}" (postgres)'
     assert (
         f"{where} has 2 rows with a NULL in key column(s) order_id; source relation"
         f' "public"."{TABLE}" (postgres) has 2 key values held by more than one row in key'
-        " column(s) order_id"
-    ) in pair_error(spark, scratch.schema, "pg_error")
+        " column(s) order_id, such as 5 (3 rows), 6 (2 rows) (enforce_key: error"
+    ) in key_errors["pg_error"]
+
+
+def test_a_duplicate_key_error_shows_the_first_keys_with_their_rows_in_spark(scratch, key_errors):
+    assert (
+        f"target relation {scratch.schema}.{TABLE} (spark) has 2 key values held by more than"
+        " one row in key column(s) order_id, such as 5 (3 rows), 6 (2 rows) (enforce_key"
+    ) in key_errors["lake_error"]
+    compound = key_errors["lake_compound_error"]
+    assert 'in key column(s) order_id, customer_id, such as ["5",' in compound
+    assert re.search(r'such as \["5","[^"]+"\] \(3 rows\), \["6","[^"]+"\] \(2 rows\)', compound)
+
+
+@pytest.mark.parametrize("name", ["pg_sensitive_error", "lake_sensitive_error"])
+def test_a_masked_duplicate_key_is_shown_as_its_hash(key_errors, name):
+    """As parity_differences publishes a masked key: the sha256 of its text."""
+    hashed = {key: "sha256:" + hashlib.sha256(key.encode()).hexdigest() for key in ("5", "6")}
+    assert f"such as {hashed['5']} (3 rows), {hashed['6']} (2 rows)" in key_errors[name]
+    assert " 5 (3 rows)" not in key_errors[name]

@@ -62,7 +62,7 @@ FAILING = ["corrupt", "dropped", "duplicated", "renamed_away", "unreachable"]
 REASONS = {
     "corrupt": ["target relation parquet.`", CORRUPT_FILE, "is not a Parquet file"],
     "duplicated": ["target relation", "lakehouse_orders", "1 key values held by more than one row"],
-    "renamed_away": ["column 'price' not found in source relation"],
+    "renamed_away": ["columns names column 'price', which the source relation"],
     "unreachable": [f"environment variable {UNSET_ENV} is not set"],
     "dropped": ["target relation", "orders_dropped", "does not exist"],
 }

@@ -293,35 +293,71 @@ def failing_sources() -> str:
     return yaml.safe_dump({"version": 2, "sources": sources})
 
 
+# A second pair read through the wrong password's variable: one session, one failure, one line.
+SHARING = "password_again"
+PLANNED = "<parity_plan built>"
+
+
 @pytest.fixture(scope="module")
-def connection_failures(scratch, spark, remote_legacy) -> dict[str, tuple[str, str]]:
-    """Each case's pair reconciled in one run: by case, the URL it was given and the pair's
-    error."""
+def connection_failures(scratch, spark, remote_legacy) -> dict[str, Any]:
+    """Each case's pair reconciled in one run, with a second pair sharing the wrong password's
+    variable: by case, the URL it was given and the pair's error; and what the run logged, with
+    a line where the plan was built."""
     urls = {case: change(remote_legacy) for case, (_, change, _) in FAILURES.items()}
     pairs = [remote_pair(case, f"failing_{case}", {"ref": "legacy_orders"}) for case in FAILURES]
+    pairs.append(remote_pair(SHARING, "failing_password", {"ref": "lakehouse_orders"}))
+    logged: list[str] = []
     try:
         with pytest.MonkeyPatch.context() as environment:
             for case, url in urls.items():
                 environment.setenv(variable(case), url)
             scratch.write("models/failing_sources.yml", failing_sources())
-            result = reconcile(scratch, pairs)
+            result = scratch.dbt(
+                "run",
+                "--select",
+                "parity_remote_relations+",
+                vars=scratch.demo_vars(parity={"pairs": pairs}),
+                logged=logged,
+                after_model={"parity_plan": lambda: logged.append(PLANNED)},
+                parse_once=True,
+            )
     finally:
         (scratch.path / "models/failing_sources.yml").unlink()
     assert result.success, error_text(result)
     summaries, _, _ = PublishedRun.read(spark, scratch.schema).of(pairs)
-    return {case: (urls[case], error_of(summaries[case])) for case in FAILURES}
+    errors = {name: (urls.get(name), error_of(summaries[name])) for name in [*FAILURES, SHARING]}
+    return {"errors": errors, "logged": logged}
 
 
 @pytest.mark.parametrize("case", FAILURES)
 def test_connection_failures_say_why_without_the_secret(connection_failures, remote_legacy, case):
     dialect, _, reason = FAILURES[case]
-    url, message = connection_failures[case]
+    url, message = connection_failures["errors"][case]
     relation = f"{SCHEMAS[dialect]}.orders"
     assert (
         f"parity pair '{case}': source relation {relation}: cannot connect to {dialect} through"
         f" {variable(case)}: {reason}: "
     ) in message
     assert password_of(remote_legacy) not in message and url not in message
+
+
+def test_a_connection_fails_once_in_the_plan_for_every_pair_using_it(connection_failures):
+    """The variable's session is opened once in the plan: its failure is one line naming both
+    pairs, logged before the plan is built (not after the reconciliation), and both pairs are
+    errors with the reason; the reconciliation does not say it again."""
+    logged = connection_failures["logged"]
+    said = [line for line in logged if "authentication failed" in line]
+    reason = f"cannot connect to postgres through {variable('password')}: authentication failed"
+    first = next(n for n, line in enumerate(logged) if reason in line)
+    assert logged[first].startswith(f"parity: {reason}")
+    assert logged[first].endswith(f"not planned: pairs 'password', '{SHARING}'")
+    assert first < logged.index(PLANNED)
+    # Besides it, only the report's line of each pair.
+    assert [line for line in said if not line.startswith("  not reconciled: ")] == [logged[first]]
+    errors = connection_failures["errors"]
+    for name in ("password", SHARING):
+        assert f"parity pair '{name}': source relation public.orders: {reason}" in errors[name][1]
+    assert f"parity pair '{SHARING}': not reconciled: not planned (see the plan)" in logged
 
 
 def test_the_password_appears_in_no_plan_result_or_log(scratch, spark, remote_legacy):

@@ -36,7 +36,7 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
     kept = rerun.unchanged_by_checksums(checksums)
     if kept is not None:
         return Outcome(Findings.none(), counts, HashdiffStats(), False, (), checksums, kept=kept)
-    keys_flagged = enforce_keys(pair, counts)
+    keys_flagged = enforce_keys(pair, counts, (source, target))
     after_first_pass(source.spark, sum(c.rows for c in counts))
 
     beyond = 0

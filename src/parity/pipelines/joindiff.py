@@ -39,7 +39,7 @@ def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
             first.counts[1].rows,
             first.found,
         )
-        keys_flagged = enforce_keys(pair, first.counts)
+        keys_flagged = enforce_keys(pair, first.counts, (source, target))
         after_first_pass(source.spark, sum(c.rows for c in first.counts))
         stats = HashdiffStats()
         if first.found_nothing:

@@ -43,6 +43,9 @@ CATALOG_SQL = {
 # What an engine's server says of how it stores values, where the declared type does not: a
 # MySQL-family server's version and its default SQL mode.
 SERVER_SQL = {"mysql": "select version(), @@global.sql_mode"}
+# What a session's own problem (opening it, asking its server) is said of, before it is said of
+# each relation read through it.
+SESSION = "the session"
 
 COLUMNS_SCHEMA = T.StructType(
     [
@@ -76,22 +79,70 @@ def remote_columns(spark: SparkSession, remote_relations: DataFrame) -> DataFram
         for name in (r["pair_name"], r["schema_name"], r["table_name"], _relation(r))
     ]
     with the_run([r["connection_env"] for r in relations], names):
-        for relation in relations:
-            rows.extend(_columns(relation))
+        for group in _by_connection(relations):
+            rows.extend(_group_columns(group))
     return spark.createDataFrame(rows, COLUMNS_SCHEMA)
 
 
-def _columns(relation: Row) -> list[tuple]:
+def _by_connection(relations: list[Row]) -> list[list[Row]]:
+    """The relations by the session that reads them: the same engine, variable and session
+    settings share one, opened once per run however many pairs read through it."""
+    groups: dict[tuple, list[Row]] = {}
+    for relation in relations:
+        settings = ("dialect", "connection_env", "statement_timeout_seconds", "allowed_paths")
+        groups.setdefault(tuple(relation[name] for name in settings), []).append(relation)
+    return list(groups.values())
+
+
+def _group_columns(relations: list[Row]) -> list[tuple]:
+    """The rows of relations read through one session. A session that cannot be opened, or
+    whose server cannot say how it rounds, is every relation's problem, logged once with every
+    pair that reads through it."""
+    first = relations[0]
+    try:
+        connection = connect(
+            first["dialect"],
+            first["connection_env"],
+            first["pair_name"],
+            SESSION,
+            timeout_seconds(first["statement_timeout_seconds"]),
+            allowed_paths(first["allowed_paths"]),
+        )
+    except ParityError as error:
+        return _failed(relations, error)
+    try:
+        try:
+            rounding = server_rounding(connection)
+        except QueryError as error:
+            return _failed(
+                relations,
+                ParityError(
+                    first["pair_name"], f"{SESSION}: cannot read its server's settings: {error}"
+                ),
+            )
+        return [row for relation in relations for row in _columns(connection, relation, rounding)]
+    finally:
+        connection.close()
+
+
+def _failed(relations: list[Row], error: ParityError) -> list[tuple]:
+    """Each relation's one row with the session's problem, said once in the log."""
+    reason = str(error).removeprefix(f"parity pair '{error.pair_name}': {SESSION}: ")
+    pairs = ", ".join(f"'{name}'" for name in dict.fromkeys(r["pair_name"] for r in relations))
+    logger.error("parity: %s; not planned: pairs %s", reason, pairs)
+    return [_problem_row(relation, f"{_where(relation)}: {reason}") for relation in relations]
+
+
+def _columns(connection: ReadOnlyConnection, relation: Row, rounding: str | None) -> list[tuple]:
     """The relation's rows of columns, what to say of its role on the first; or its one row
     with the problem."""
-    where = f"{relation['side']} relation {_relation(relation)}"
     owner = (relation["run_id"], relation["pair_name"], relation["side"])
     try:
-        found, rounding, warning = _read(relation, where)
+        found, warning = _read(connection, relation, _where(relation))
     except ParityError as error:
         reason = str(error).removeprefix(f"parity pair '{relation['pair_name']}': ")
         logger.error("parity pair '%s': %s", relation["pair_name"], reason)
-        return [(*owner, 0, "", "", False, None, reason, None)]
+        return [_problem_row(relation, reason)]
     if warning:
         logger.warning("parity pair '%s': %s", relation["pair_name"], warning)
     return [
@@ -109,22 +160,34 @@ def _columns(relation: Row) -> list[tuple]:
     ]
 
 
+def _problem_row(relation: Row, problem: str) -> tuple:
+    return (
+        relation["run_id"],
+        relation["pair_name"],
+        relation["side"],
+        0,
+        "",
+        "",
+        False,
+        None,
+        problem,
+        None,
+    )
+
+
+def _where(relation: Row) -> str:
+    return f"{relation['side']} relation {_relation(relation)}"
+
+
 def _relation(relation: Row) -> str:
     return f"{relation['schema_name']}.{relation['table_name']}"
 
 
-def _read(relation: Row, where: str) -> tuple[list[tuple[str, str, bool]], str | None, str | None]:
-    """The relation's columns, its server's rounding rule and what to say of the session's role,
-    read in one session; a role parity refuses is the side's problem, before any column is
-    read."""
-    connection = connect(
-        relation["dialect"],
-        relation["connection_env"],
-        relation["pair_name"],
-        where,
-        timeout_seconds(relation["statement_timeout_seconds"]),
-        allowed_paths(relation["allowed_paths"]),
-    )
+def _read(
+    connection: ReadOnlyConnection, relation: Row, where: str
+) -> tuple[list[tuple[str, str, bool]], str | None]:
+    """The relation's columns and what to say of the session's role; a role parity refuses is
+    the side's problem, before any column is read."""
     schema, table = relation["schema_name"], relation["table_name"]
     allowed = relation["allow_superuser"] == "true"
     step = "read what its role may do"
@@ -134,15 +197,9 @@ def _read(relation: Row, where: str) -> tuple[list[tuple[str, str, bool]], str |
         if refusal:
             raise ParityError(relation["pair_name"], refusal)
         step = "read its columns"
-        return (
-            catalog_columns(connection, schema, table),
-            server_rounding(connection),
-            powers.warning(where, allowed),
-        )
+        return catalog_columns(connection, schema, table), powers.warning(where, allowed)
     except QueryError as error:
         raise ParityError(relation["pair_name"], f"{where}: cannot {step}: {error}") from error
-    finally:
-        connection.close()
 
 
 def catalog_columns(

@@ -13,6 +13,12 @@ from parity.plan import SidePlan
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, Profile
 
+# How many keys held by more than one row a duplicate-key error shows (the plan's queries say
+# as many: macros/plan/remote_queries.sql, duplicate_examples_limit).
+DUPLICATE_EXAMPLES = 5
+# A key as its canonical text (one per key column), and how many rows hold it.
+DuplicatedKey = tuple[tuple[str, ...], int]
+
 
 class SegmentFailed(RuntimeError):
     """A side's engine refused or stopped a checksums or rows query for a reason that running it
@@ -43,6 +49,12 @@ class Side(Protocol):
     ) -> dict[int, Checksum]:
         """Checksums of the cells at ``depth`` inside the given cells at ``parent_depth``; raises
         SegmentFailed when the engine cannot answer for those cells."""
+        ...
+
+    def duplicated_keys(self) -> list[DuplicatedKey]:
+        """The first DUPLICATE_EXAMPLES keys held by more than one row, with their rows: in
+        order of position where the key is its own, else of canonical text. A second pass, asked
+        only for a duplicate-key error."""
         ...
 
     def rows(self, space: KeySpace, depth: int, cells: frozenset[int]) -> DataFrame:

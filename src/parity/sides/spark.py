@@ -11,6 +11,7 @@ from pyspark.sql import functions as F
 
 from parity.plan import SidePlan
 from parity.sides.file_views import register
+from parity.sides.side import DUPLICATE_EXAMPLES, DuplicatedKey
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
 
@@ -153,6 +154,19 @@ class SparkSide:
             .where("count > 1")
             .count()
         )
+
+    def duplicated_keys(self) -> list[DuplicatedKey]:
+        keys, position = list(self.plan.key_columns), self.plan.position_column
+        order = [position] if self.plan.key_is_position else []
+        found = (
+            self.frame.groupBy(*keys)
+            .agg(F.count(F.lit(1)).alias("rows"), F.min(position).alias(position))
+            .where("rows > 1")
+            .orderBy(*order, *keys)
+            .limit(DUPLICATE_EXAMPLES)
+            .collect()
+        )
+        return [(tuple(row[key] for key in keys), int(row["rows"])) for row in found]
 
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int

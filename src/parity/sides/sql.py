@@ -31,7 +31,7 @@ from parity.log import logger
 from parity.plan import SidePlan
 from parity.sides.backoff import Backoff
 from parity.sides.connections import ConnectFailed, QueryError, ReadOnlyConnection, connect
-from parity.sides.side import SegmentFailed
+from parity.sides.side import DuplicatedKey, SegmentFailed
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
 
@@ -120,6 +120,10 @@ class SqlSide:
             None if high is None else high + self.key_block - 1,
             KeyCounts(compared + null_keys, compared, null_keys, int(duplicates)),
         )
+
+    def duplicated_keys(self) -> list[DuplicatedKey]:
+        found = self._query(self.plan.duplicate_examples_sql)
+        return [(tuple(str(field) for field in row[:-1]), int(row[-1])) for row in found]
 
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
