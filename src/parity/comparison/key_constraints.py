@@ -9,14 +9,13 @@ key the pair masks is shown as the hash parity_differences publishes of it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 from parity.errors import ParityError
 from parity.log import logger
 from parity.plan import PairPlan
-from parity.results.presentation import HASH_PREFIX
 from parity.sides.side import Side
+from parity.values.masking import hashed
 from parity.values.profile import KeyCounts
 
 
@@ -80,4 +79,4 @@ def _shown(key: tuple[str, ...], masked: bool) -> str:
         if len(key) == 1
         else json.dumps(list(key), separators=(",", ":"), ensure_ascii=False)
     )
-    return f"{HASH_PREFIX}{hashlib.sha256(text.encode()).hexdigest()}" if masked else text
+    return hashed(text) if masked else text

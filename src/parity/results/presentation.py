@@ -21,10 +21,9 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from parity.values.column_rule import ColumnRule
-from parity.values.masking import Masking
+from parity.values.masking import HASH_PREFIX, Masking
 from parity.values.spark_literals import string_literal
 
-HASH_PREFIX = "sha256:"
 FLOAT_SPECIALS = "('NaN', 'Infinity', '-Infinity')"
 # The kinds whose canonical text is not what a person would read.
 READABLE_KINDS = ("boolean", "float")
