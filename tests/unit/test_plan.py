@@ -23,6 +23,7 @@ def side_fields(side):
         "bounds_sql": "",
         "blocks_between_sql": "",
         "duplicates_sql": "",
+        "duplicate_examples_sql": "",
         "checksums_sql": "",
         "rows_sql": "",
         "rows_of_keys_sql": "",
