@@ -47,10 +47,6 @@
             {#- A naive column written in a time zone holds wall clocks there: so are its bounds. -#}
             {%- set zone = zones[0 if side == 'source' else 1] if kind == 'timestamp_ntz' else none -%}
             {%- set side_bounds = parity._wall_clock_bounds(instants, zone) if zone else bounds -%}
-            {%- if kind not in ['timestamp', 'timestamp_ntz', 'date'] -%}
-                {{ exceptions.raise_compiler_error(where ~ ": time_window column '" ~ window['column'] ~ "' is " ~ column['data_type']
-                    ~ " in the " ~ side ~ " relation: it must be a timestamp or a date") }}
-            {%- endif -%}
             {%- set quoted = parity.quote_identifier(info['dialect'], column['name']) -%}
             {%- if 'from' in side_bounds -%}
                 {%- do predicates[side].append(quoted ~ ' >= ' ~ parity.timestamp_literal(info['dialect'], side_bounds['from'], kind)) -%}
@@ -90,4 +86,16 @@
         {%- do walls.update({bound: instant.astimezone(modules.pytz.timezone(zone)).strftime('%Y-%m-%d %H:%M:%S.%f')}) -%}
     {%- endfor -%}
     {{ return(walls) }}
+{% endmacro %}
+
+
+{#- The pair's problem when its time window's column is neither a timestamp nor a date on a
+    side (`sides`: as `side_filters` takes them); '' otherwise. -#}
+{% macro _window_kinds_problem(pair, sides) %}
+    {%- set problems = [] -%}
+    {%- for side, info in sides.items() if info['column']['profile']['kind'] not in ['timestamp', 'timestamp_ntz', 'date'] -%}
+        {%- do problems.append("time_window column '" ~ pair['time_window']['column'] ~ "' is " ~ info['column']['data_type']
+            ~ " in the " ~ side ~ " relation: it must be a timestamp or a date") -%}
+    {%- endfor -%}
+    {{ return(problems | join('; ')) }}
 {% endmacro %}

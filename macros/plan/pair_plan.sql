@@ -44,9 +44,22 @@
     {%- set findings = parity.schema_findings(pair, diff['changes'], {'source': locations['source']['dialect'], 'target': locations['target']['dialect']}) -%}
     {%- set rules = [] -%}
     {%- for column in matched['source'][key_count:] -%}
-        {%- do rules.append(parity.column_rule(where, column['name'], column['profile'], pair['tolerance'])) -%}
+        {%- do rules.append(parity.column_rule(column['name'], column['profile'], pair['tolerance'])) -%}
     {%- endfor -%}
-    {%- for problem in [parity._tolerance_columns_problem(pair['tolerance'], rules), parity._sensitive_columns_problem(pair, rules)] if problem -%}
+    {%- set window_sides = {} -%}
+    {%- if pair['time_window'] -%}
+        {%- for side, location in locations.items() -%}
+            {%- set name = pair['time_window']['column'] -%}
+            {%- set name = pair['renames'].get(name, name) if side == 'target' else name -%}
+            {%- do window_sides.update({side: {'dialect': location['dialect'], 'column': parity._found_column(described[side], name)}}) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {%- for problem in [
+        parity._tolerance_columns_problem(pair['tolerance'], rules),
+        parity._tolerance_kinds_problem(matched['source'][key_count:], pair['tolerance']),
+        parity._sensitive_columns_problem(pair, rules),
+        parity._window_kinds_problem(pair, window_sides),
+    ] if problem -%}
         {%- do problems.append(problem) -%}
     {%- endfor -%}
     {%- if problems -%}
@@ -63,14 +76,6 @@
             {%- endfor -%}
         {%- endif -%}
     {%- endfor -%}
-    {%- set window_sides = {} -%}
-    {%- if pair['time_window'] -%}
-        {%- for side, location in locations.items() -%}
-            {%- set name = pair['time_window']['column'] -%}
-            {%- set name = pair['renames'].get(name, name) if side == 'target' else name -%}
-            {%- do window_sides.update({side: {'dialect': location['dialect'], 'column': parity._found_column(described[side], name)}}) -%}
-        {%- endfor -%}
-    {%- endif -%}
     {%- set filters = parity.side_filters(where, pair, {'source': dialects[0], 'target': dialects[1]}, window_sides) -%}
     {%- set aliases = parity.column_aliases(key_count, rules | length) -%}
     {#- A side in Spark (a table, a view or files) is read through the session; any other through

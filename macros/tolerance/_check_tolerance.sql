@@ -1,6 +1,6 @@
 {#- Checks the shape of a pair's `tolerance` before anything runs: {defaults: {family: options},
     columns: {column: options}}, every option known and its value in range. Whether a column's
-    options fit its type is checked once types are known (parity._column_tolerance). -#}
+    options fit its type is checked once types are known (parity._tolerance_kinds_problem). -#}
 {% macro _check_tolerance(where, tolerance) %}
     {%- if tolerance is not mapping -%}
         {{ exceptions.raise_compiler_error(where ~ ": 'tolerance' must be a mapping with 'defaults' and/or 'columns'") }}

@@ -110,16 +110,6 @@ def parsed(scratch) -> Manifest:
             "parity pair 'p': 'tolerant_checksums' must be true or false, not 'yes'",
         ),
         (
-            [{**GOOD, "tolerance": {"columns": {"note": {"temporal_tolerance_ms": 5}}}}],
-            "parity pair 'p': tolerance for column 'note': temporal_tolerance_ms does not apply"
-            " to a string column",
-        ),
-        (
-            [{**GOOD, "tolerance": {"columns": {"is_gift": {"abs_tol": 1}}}}],
-            "parity pair 'p': tolerance for column 'is_gift': abs_tol does not apply to a"
-            " boolean column (it is compared exactly)",
-        ),
-        (
             [{**GOOD, "where": {"source": "order_id > 0", "sink": "x"}}],
             "parity pair 'p': 'where' must be a SQL predicate, or {source: predicate, target:",
         ),
@@ -154,11 +144,6 @@ def parsed(scratch) -> Manifest:
         (
             [{**GOOD, "time_window": {"column": "ordered_at", "max_age": "a fortnight"}}],
             "parity pair 'p': time_window.max_age must read like '36 hours'",
-        ),
-        (
-            [{**GOOD, "time_window": {"column": "status", "min_age": "1 hour"}}],
-            "parity pair 'p': time_window column 'status' is string in the source relation: it"
-            " must be a timestamp or a date",
         ),
         (
             [{**GOOD, "critical_drift_ratio": 0}],
@@ -253,6 +238,26 @@ LACKING = {
     "sensitive_excluded": (
         {"exclude_columns": ["note"], "sensitive_columns": ["note"]},
         ["sensitive_columns names column 'note', which the pair neither keys on nor compares"],
+    ),
+    # An option or a window that does not fit the column's type: the pair's problem too.
+    "tolerance_off_type": (
+        {
+            "tolerance": {
+                "columns": {"note": {"temporal_tolerance_ms": 5}, "is_gift": {"abs_tol": 1}}
+            }
+        },
+        [
+            "tolerance for column 'is_gift': abs_tol does not apply to a boolean column (it is"
+            " compared exactly); tolerance for column 'note': temporal_tolerance_ms does not"
+            " apply to a string column",
+        ],
+    ),
+    "window_off_type": (
+        {"time_window": {"column": "status", "min_age": "1 hour"}},
+        [
+            "time_window column 'status' is string in the source relation: it must be a"
+            " timestamp or a date",
+        ],
     ),
     "key_renamed_across_types": (
         {"renames": {"order_id": "ship_date"}},
