@@ -82,5 +82,5 @@ $(VENV)/.installed: requirements.txt pyproject.toml
 	touch $@
 
 clean:
-	rm -rf $(VENV) target dbt_packages logs spark-warehouse metastore_db derby.log \
-		demo/target demo/dbt_packages demo/logs demo/spark-warehouse demo/metastore_db demo/derby.log
+	rm -rf $(VENV) target dbt_packages logs spark-warehouse metastore_db metastore_db.lock derby.log \
+		demo/target demo/dbt_packages demo/logs demo/spark-warehouse demo/metastore_db demo/metastore_db.lock demo/derby.log
