@@ -70,7 +70,8 @@ def main() -> None:
         raise SystemExit(f"Reladiff is not installed at {RELADIFF}: run `make bench`")
     spark = bench_session("parity-bench-engines")
     figures = {"rows": options.rows, "scenarios": []}
-    with postgres_server() as url, tempfile.TemporaryDirectory() as folder:
+    with postgres_server() as cluster, tempfile.TemporaryDirectory() as folder:
+        url = cluster.url
         os.environ["PARITY_BENCH_PG_URL"] = url
         os.environ["PARITY_BENCH_DUCKDB"] = str(Path(folder) / "bench.duckdb")
         for scenario in options.scenarios:

@@ -61,7 +61,7 @@ def main() -> None:
     figures = {"rows": options.rows, "source_engine": options.source_engine, "scenarios": []}
     with ExitStack() as stack:
         if options.source_engine == "postgres":
-            os.environ["PARITY_BENCH_PG_URL"] = stack.enter_context(postgres_server())
+            os.environ["PARITY_BENCH_PG_URL"] = stack.enter_context(postgres_server()).url
         for shape in options.key_shapes:
             for scenario in options.scenarios:
                 figures["scenarios"].append(_scenario(spark, options, scenario, shape))
