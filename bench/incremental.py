@@ -12,7 +12,7 @@ side 1M rows, reconciled by `dbt run` (plan, reconciliation, publication) in fiv
 
 With --source-engine postgres, each pair's source is a table of a throwaway PostgreSQL server on
 127.0.0.1 (the usual migration pair), and the runs are: full; no change; one row updated in one
-pair's source; a batch of 1% more rows appended to one pair's source and target; full again.
+pair's source; a batch of 1% more rows appended to another pair's source and target; full again.
 --tolerance declares a tolerance on `amount` and `discount`, so hashdiff hashes them on their
 grid, as a pair with a tolerance matrix does.
 
@@ -91,11 +91,11 @@ def main() -> None:
         if postgres:
             with psycopg.connect(os.environ[POSTGRES_URL], autocommit=True) as connection:
                 connection.execute(
-                    f"update {names[1]}_source set note = 'changed' where id = {options.rows // 2}"
+                    f"update {names[0]}_source set note = 'changed' where id = {options.rows // 2}"
                 )
             figures["runs"].append(_run(spark, "one row changed", pairs))
-            _copy_rows(batch, f"{names[2]}_source", create=False)
-            batch.coalesce(1).write.mode("append").parquet(str(folder / f"{names[2]}_target"))
+            _copy_rows(batch, f"{names[-1]}_source", create=False)
+            batch.coalesce(1).write.mode("append").parquet(str(folder / f"{names[-1]}_target"))
             figures["runs"].append(_run(spark, "batch appended to one pair", pairs))
         else:
             batch.coalesce(1).write.mode("append").parquet(str(folder / f"{names[3]}_target"))
