@@ -5,7 +5,7 @@
     are those of the last complete run: a line says so, with when that run started, and each
     pair has one line, its verdict and counts. A run or test that did not select the
     reconciliation has nothing of its own to report, and logs nothing. -#}
-{% macro parity_report(example_rows=5, max_value_chars=80, column_example_rows=3) %}
+{% macro parity_report(example_rows=5, max_value_chars=80) %}
     {%- set statuses = parity._statuses(results) if results is defined else none -%}
     {%- if not execute or (statuses is not none and 'parity_pair_results' not in statuses) -%}
         {{ return('') }}
@@ -43,7 +43,7 @@
         {{ return('') }}
     {%- endif -%}
     {%- set examples = parity._report_examples(parity._built_relation('parity_run_differences'), parity._built_relation('parity_run_results'),
-        pairs, example_rows | int, column_example_rows | int) -%}
+        pairs, example_rows | int) -%}
     {%- set columns = parity._report_columns(parity._built_relation('parity_column_drift'), pairs) -%}
     {%- set warnings = parity._report_warnings(parity._built_relation('parity_plan')) -%}
     {%- for pair in pairs -%}
@@ -88,20 +88,20 @@
 
 
 {#- The first differences of each pair that did not pass, by pair name: its first
-    example_rows schema findings (no key) and as many whole rows (missing, duplicated), then the
-    first column_example_rows values of each differing column, so that a column differing on
-    every row is shown whatever else differs; each group by kind, then by key. One query for
+    example_rows schema findings (no key), as many whole rows (missing, duplicated), then as
+    many values of each differing column, so that a column differing on every row is shown
+    whatever else differs; each group by kind, then by key. One query for
     every pair, not one each, so that a run of many pairs reports as quickly as a run of one.
     Read from the history by each result's run (the summary's run_id), which is what
     parity_differences shows of them: the view finds the published results again in each
     branch of its union, twice the query's time. -#}
-{% macro _report_examples(run_differences, run_results, pairs, example_rows, column_example_rows) %}
+{% macro _report_examples(run_differences, run_results, pairs, example_rows) %}
     {%- set failed = [] -%}
     {%- for pair in pairs if not pair['passed'] -%}
         {%- do failed.append('(' ~ parity._spark_string_literal(pair['run_id']) ~ ', ' ~ parity._spark_string_literal(pair['pair_name']) ~ ')') -%}
     {%- endfor -%}
     {%- set examples = {} -%}
-    {%- if failed and (example_rows > 0 or column_example_rows > 0) -%}
+    {%- if failed and example_rows > 0 -%}
         {%- set shown = 'pair_name, key, kind, column_name, source_value, target_value, source_hash, target_hash' -%}
         {%- set results = '(run_id, pair_name) in (' ~ failed | join(', ') ~ ')' -%}
         {%- set of_column = 'key is not null and column_name is not null' -%}
@@ -110,7 +110,7 @@
             ~ ' order by kind, length(key), key, column_name) as example from ('
             ~ 'select ' ~ shown ~ ' from ' ~ run_differences ~ ' where ' ~ results
             ~ ' union all select ' ~ shown ~ ' from (select pair_name, inline(differences) from ' ~ run_results ~ ' where ' ~ results ~ '))'
-            ~ ') where example <= case when ' ~ of_column ~ ' then ' ~ column_example_rows ~ ' else ' ~ example_rows ~ ' end'
+            ~ ') where example <= ' ~ example_rows
             ~ ' order by pair_name, key is not null, ' ~ of_column ~ ', case when ' ~ of_column ~ ' then column_name end, example') -%}
         {%- for row in found -%}
             {%- do examples.setdefault(row['pair_name'], []).append(row) -%}
@@ -282,5 +282,6 @@
         {{ return(line ~ ": no data compared, " ~ pair['schema_findings'] ~ " schema findings") }}
     {%- endif -%}
     {{ return(line ~ ": " ~ pair['differing_rows'] ~ " differing rows, " ~ pair['mismatched_values'] ~ " mismatched values, "
-        ~ pair['within_tolerance_values'] ~ " values within tolerance; schema findings " ~ pair['schema_findings']) }}
+        ~ pair['within_tolerance_values'] ~ " values within tolerance" ~ (" (only those seen)" if pair['within_tolerance_counted'] == 'seen' else '')
+        ~ "; schema findings " ~ pair['schema_findings']) }}
 {% endmacro %}
