@@ -9,8 +9,6 @@ import pytest
 from parity.results.patterns import classify
 from parity.values.column_rule import ColumnRule
 
-pytestmark = pytest.mark.unit
-
 AT = ColumnRule("time_hour", "timestamp", {})
 AMOUNT = ColumnRule("amount", "decimal", {}, scale=2)
 NAME = ColumnRule("name", "string", {})
