@@ -44,6 +44,7 @@
     {%- endif -%}
     {%- set examples = parity._report_examples(parity._built_relation('parity_run_differences'), parity._built_relation('parity_run_results'),
         pairs, example_rows | int) -%}
+    {%- set columns = parity._report_columns(parity._built_relation('parity_column_drift'), pairs) -%}
     {%- set warnings = parity._report_warnings(parity._built_relation('parity_plan')) -%}
     {%- for pair in pairs -%}
         {%- do log('', info=True) -%}
@@ -59,12 +60,17 @@
             ~ pair['target_relation'] ~ ": " ~ pair['target_rows'] ~ " rows", info=True) if pair['data_compared'] -%}
         {%- do log("  missing in target " ~ pair['missing_in_target_rows'] ~ ", missing in source " ~ pair['missing_in_source_rows']
             ~ ", value mismatches " ~ pair['value_mismatch_rows'] ~ " rows (" ~ pair['mismatched_values'] ~ " values)"
-            ~ ", within tolerance " ~ pair['within_tolerance_rows'] ~ " rows (" ~ pair['within_tolerance_values'] ~ " values)"
+            ~ ", within tolerance " ~ pair['within_tolerance_rows'] ~ " rows (" ~ pair['within_tolerance_values'] ~ " values"
+            ~ (", only those seen while locating the differences: a lower bound" if pair['within_tolerance_counted'] == 'seen' else '') ~ ")"
             ~ ", duplicates in source " ~ pair['duplicate_in_source_rows'] ~ ", in target " ~ pair['duplicate_in_target_rows']
             ~ "; row drift " ~ pair['row_drift_pct'] ~ "%; schema findings " ~ pair['schema_findings'], info=True) if pair['data_compared'] -%}
         {%- do log("  checksum passes " ~ pair['checksum_passes'] ~ ", segments checked " ~ pair['segments_checked']
             ~ ", rows moved " ~ pair['rows_moved'] ~ " (out of source " ~ pair['source_rows_moved']
             ~ ", out of target " ~ pair['target_rows_moved'] ~ "), config " ~ pair['config_hash'][:12] ~ ", tolerance " ~ pair['tolerance_hash'][:12], info=True) -%}
+        {%- for column in columns.get(pair['pair_name'], []) -%}
+            {%- do log(parity._report_column(column), info=True) -%}
+            {%- do log("  column " ~ column['column_name'] ~ " differs by one constant (" ~ column['pattern'] ~ "): " ~ column['pattern_note'], info=True) if column['pattern'] -%}
+        {%- endfor -%}
         {%- if not pair['passed'] -%}
             {%- for row in examples.get(pair['pair_name'], []) -%}
                 {%- do log("    " ~ (("key " ~ parity._shown(row['key'], none, max_value_chars) ~ " ") if row['key'] is not none else '') ~ row['kind'] ~ (" " ~ row['column_name'] if row['column_name'] else '')
@@ -81,11 +87,14 @@
 {% endmacro %}
 
 
-{#- The first differences of each pair that did not pass, by pair name: one query for every pair,
-    not one each, so that a run of many pairs reports as quickly as a run of one. Schema findings
-    (no key) come first, then by kind, then by key. Read from the history by each result's run
-    (the summary's run_id), which is what parity_differences shows of them: the view finds the
-    published results again in each branch of its union, twice the query's time. -#}
+{#- The first differences of each pair that did not pass, by pair name: its first
+    example_rows schema findings (no key), as many whole rows (missing, duplicated), then as
+    many values of each differing column, so that a column differing on every row is shown
+    whatever else differs; each group by kind, then by key. One query for
+    every pair, not one each, so that a run of many pairs reports as quickly as a run of one.
+    Read from the history by each result's run (the summary's run_id), which is what
+    parity_differences shows of them: the view finds the published results again in each
+    branch of its union, twice the query's time. -#}
 {% macro _report_examples(run_differences, run_results, pairs, example_rows) %}
     {%- set failed = [] -%}
     {%- for pair in pairs if not pair['passed'] -%}
@@ -95,16 +104,62 @@
     {%- if failed and example_rows > 0 -%}
         {%- set shown = 'pair_name, key, kind, column_name, source_value, target_value, source_hash, target_hash' -%}
         {%- set results = '(run_id, pair_name) in (' ~ failed | join(', ') ~ ')' -%}
+        {%- set of_column = 'key is not null and column_name is not null' -%}
         {%- set found = run_query('select ' ~ shown ~ ' from ('
-            ~ 'select *, row_number() over (partition by pair_name order by key is not null, kind, length(key), key, column_name) as example from ('
+            ~ 'select *, row_number() over (partition by pair_name, key is null, case when ' ~ of_column ~ ' then column_name end'
+            ~ ' order by kind, length(key), key, column_name) as example from ('
             ~ 'select ' ~ shown ~ ' from ' ~ run_differences ~ ' where ' ~ results
             ~ ' union all select ' ~ shown ~ ' from (select pair_name, inline(differences) from ' ~ run_results ~ ' where ' ~ results ~ '))'
-            ~ ') where example <= ' ~ example_rows ~ ' order by pair_name, example') -%}
+            ~ ') where example <= ' ~ example_rows
+            ~ ' order by pair_name, key is not null, ' ~ of_column ~ ', case when ' ~ of_column ~ ' then column_name end, example') -%}
         {%- for row in found -%}
             {%- do examples.setdefault(row['pair_name'], []).append(row) -%}
         {%- endfor -%}
     {%- endif -%}
     {{ return(examples) }}
+{% endmacro %}
+
+
+{#- The differing columns of each pair with differing values, by pair name, from
+    parity_column_drift: one query for every pair. Most differing values first. -#}
+{% macro _report_columns(drift, pairs) %}
+    {%- set differing = [] -%}
+    {%- for pair in pairs if pair['data_compared'] and (pair['mismatched_values'] or pair['within_tolerance_values']) -%}
+        {%- do differing.append('(' ~ parity._spark_string_literal(pair['run_id']) ~ ', ' ~ parity._spark_string_literal(pair['pair_name']) ~ ')') -%}
+    {%- endfor -%}
+    {%- set columns = {} -%}
+    {%- if differing and drift is not none -%}
+        {%- set found = run_query('select * from ' ~ drift ~ ' where (run_id, pair_name) in (' ~ differing | join(', ') ~ ')'
+            ~ ' and out_of_tolerance + within_tolerance > 0 order by pair_name, out_of_tolerance desc, within_tolerance desc, column_name') -%}
+        {%- for row in found -%}
+            {%- do columns.setdefault(row['pair_name'], []).append(row) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(columns) }}
+{% endmacro %}
+
+
+{#- A differing column in one line: its values beyond and within tolerance (one per row), those
+    NULL on one side, and, for a number, date or timestamp not sensitive, its largest error and
+    the mean over its differing values that have one. -#}
+{% macro _report_column(column) %}
+    {%- set line = "  column " ~ column['column_name'] ~ ": " ~ column['out_of_tolerance'] ~ " rows differ beyond tolerance, "
+        ~ column['within_tolerance'] ~ " within; NULL on one side " ~ column['null_on_one_side'] -%}
+    {%- if column['max_abs_error'] is none -%}
+        {{ return(line) }}
+    {%- endif -%}
+    {%- set unit = ' ms' if column['max_lag_ms'] is not none else (' days' if column['max_relative_error'] is none else '') -%}
+    {%- set measured = column['out_of_tolerance'] + column['within_tolerance'] - column['null_on_one_side'] -%}
+    {%- set mean = column['mean_abs_error'] * column['values_compared'] / measured if measured > 0 and column['mean_abs_error'] is not none else none -%}
+    {{ return(line ~ "; max error " ~ parity._report_number(column['max_abs_error']) ~ unit
+        ~ (", mean " ~ parity._report_number(mean) ~ unit if mean is not none else '')) }}
+{% endmacro %}
+
+
+{#- A measure as the report prints it: a whole number without its fraction, else 6 significant
+    digits. -#}
+{% macro _report_number(value) %}
+    {{ return(value | int if value == value | int else '%.6g' | format(value)) }}
 {% endmacro %}
 
 
@@ -227,5 +282,6 @@
         {{ return(line ~ ": no data compared, " ~ pair['schema_findings'] ~ " schema findings") }}
     {%- endif -%}
     {{ return(line ~ ": " ~ pair['differing_rows'] ~ " differing rows, " ~ pair['mismatched_values'] ~ " mismatched values, "
-        ~ pair['within_tolerance_values'] ~ " values within tolerance; schema findings " ~ pair['schema_findings']) }}
+        ~ pair['within_tolerance_values'] ~ " values within tolerance" ~ (" (only those seen)" if pair['within_tolerance_counted'] == 'seen' else '')
+        ~ "; schema findings " ~ pair['schema_findings']) }}
 {% endmacro %}

@@ -21,6 +21,7 @@ select
     results.within_tolerance_rows,
     results.mismatched_values,
     results.within_tolerance_values,
+    results.within_tolerance_counted,
     results.differing_rows,
     results.schema_findings,
     results.row_drift_pct,
@@ -58,6 +59,7 @@ select
     results.schema_diff,
     results.compatibility,
     results.column_stats,
+    results.column_patterns,
     results.differences,
     results.dead_letters
 from {{ ref('parity_pair_results') }} as results

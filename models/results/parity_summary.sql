@@ -18,6 +18,7 @@ select
     results.within_tolerance_rows,
     results.mismatched_values,
     results.within_tolerance_values,
+    results.within_tolerance_counted,
     results.differing_rows,
     results.schema_findings,
     results.row_drift_pct,

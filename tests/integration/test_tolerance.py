@@ -407,3 +407,23 @@ def test_column_drift_telemetry_of_the_run(reconciled):
     assert drift[("tol_halted_joindiff", "amount")]["coverage"].startswith("halted")
     grid = drift[("tol_joindiff_grid", "amount")]["coverage"]
     assert grid.startswith("every difference beyond tolerance; those within it only in the rows")
+
+
+def test_within_tolerance_figures_say_how_they_were_counted(reconciled):
+    """Hashed exactly, every value within tolerance is counted; on the tolerance grid, or halted
+    before the end, only those seen while locating the differences are."""
+    summaries, *_ = reconciled
+    counted = {name: summary["within_tolerance_counted"] for name, summary in summaries.items()}
+    exact = ("tol_joindiff", "tol_hashdiff", "tol_drifts_exact", "tol_not_halted")
+    seen = (
+        "tol_joindiff_grid",
+        "tol_hashdiff_grid",
+        "tol_drifts_grid",
+        "tol_drifts_joindiff_grid",
+        "tol_halted_hashdiff",
+        "tol_capped_joindiff",
+    )
+    assert {name: counted[name] for name in exact + seen} == {
+        **dict.fromkeys(exact, "exact"),
+        **dict.fromkeys(seen, "seen"),
+    }

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pyspark.sql import DataFrame, Window
+from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
 from parity.values.column_rule import ColumnRule
@@ -46,10 +46,11 @@ TOTALS = ("out", "within", "null_on_one_side", "errors", "max_error", "sum_error
 TOTALS += ("max_relative", "sum_relative")
 
 
-def drift_totals(kept: DataFrame) -> dict[str, dict[str, Any]]:
+def drift_totals(kept: DataFrame, more: dict[str, Column]) -> dict[str, dict[str, Any]]:
     """Per column with a differing value, its values out of and within tolerance, NULL on one
-    side, and the count, largest and sum of their errors and relative errors: one small job
-    over the judged rows ``kept`` (their value rows' cells, grouped by column)."""
+    side, and the count, largest and sum of their errors and relative errors, and ``more``
+    aggregates of its cells (patterns.evidence): one small job over the judged rows ``kept``
+    (their value rows' cells, grouped by column)."""
     error = F.abs(F.col("delta").cast("double"))
     found = {
         "out": F.count_if(~F.col("within")),
@@ -63,9 +64,8 @@ def drift_totals(kept: DataFrame) -> dict[str, dict[str, Any]]:
         "max_relative": F.max("relative_error"),
         "sum_relative": F.sum("relative_error"),
     }
-    grouped = (
-        _value_cells(kept).groupBy("column_name").agg(*[found[name].alias(name) for name in TOTALS])
-    )
+    found |= more
+    grouped = _value_cells(kept).groupBy("column_name").agg(*[c.alias(n) for n, c in found.items()])
     return {row["column_name"]: row.asDict() for row in grouped.collect()}
 
 

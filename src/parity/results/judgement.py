@@ -10,6 +10,7 @@ from parity.log import logger
 from parity.plan import PairPlan, canonical_json
 from parity.results.drift import column_stats
 from parity.results.pair_result import PairResult
+from parity.results.patterns import classify
 from parity.results.presentation import PublishedDifference, present
 from parity.results.summary import Findings
 from parity.values.dead_letter import DeadLetter
@@ -121,6 +122,20 @@ def too_many(pair: PairPlan, beyond_tolerance: int, compared: int) -> bool:
     return tripped
 
 
+def within_tolerance_counted(pair: PairPlan, halted_by: str | None) -> str:
+    """Whether the pair's within-tolerance figures count every differing value within tolerance
+    among the values compared (`exact`), or only those seen while locating the differences
+    beyond tolerance (`seen`): where the first pass hashes columns on their tolerance grid, a
+    value within tolerance mostly hashes equal, and only those in the rows compared for other
+    reasons are seen; a limit that halted the search leaves the rest unseen, but joindiff's
+    circuit breaker trips after counting every difference."""
+    if pair.gridded_columns:
+        return "seen"
+    if halted_by == "max_differences" or (halted_by and pair.algorithm == "hashdiff"):
+        return "seen"
+    return "exact"
+
+
 def _coverage(pair: PairPlan, halted_by: str | None) -> str:
     if halted_by is not None:
         return COVERAGE[halted_by]
@@ -144,7 +159,7 @@ def _result(
     ]
     if counts is None:
         sizes, drift, key_counts = (None, None), None, [None] * 4
-        stats_of_columns = []
+        stats_of_columns, patterns, counted = [], [], None
     else:
         sizes = tuple(c.rows for c in counts)
         drift = row_drift_pct(findings, counts)
@@ -161,6 +176,14 @@ def _result(
             _coverage(pair, stats.halted_by),
             pair.masking,
         )
+        # A sensitive column's pattern would tell how its values moved.
+        found = [
+            classify(rule, findings.drift_totals.get(rule.column, {}), values_compared)
+            for rule in pair.column_rules
+            if not pair.masking.hides(rule.column)
+        ]
+        patterns = [pattern for pattern in found if pattern is not None]
+        counted = within_tolerance_counted(pair, stats.halted_by)
     source_null_keys, source_duplicate_keys, target_null_keys, target_duplicate_keys = key_counts
     return PairResult(
         run_id=pair.run_id,
@@ -173,6 +196,7 @@ def _result(
         **findings.counts,
         mismatched_values=findings.mismatched_values,
         within_tolerance_values=findings.within_tolerance_values,
+        within_tolerance_counted=counted,
         differing_rows=findings.differing_rows,
         schema_findings=len(schema),
         row_drift_pct=drift,
@@ -204,6 +228,7 @@ def _result(
         schema_diff=pair.schema_diff,
         compatibility=pair.config["compatibility"],
         column_stats=stats_of_columns,
+        column_patterns=patterns,
         differences=schema,
         dead_letters=[],
         found=None

@@ -17,6 +17,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from parity.results.drift import ColumnStats
+from parity.results.patterns import ColumnPattern
 from parity.results.presentation import PublishedDifference
 from parity.results.spark_schema import IN_SPARK, row_of, schema_of
 from parity.values.dead_letter import DeadLetter
@@ -42,6 +43,10 @@ class PairResult:
     within_tolerance_rows: int
     mismatched_values: int
     within_tolerance_values: int
+    # How the two figures above were counted (judgement.within_tolerance_counted): `exact`
+    # (every differing value within tolerance among those compared) or `seen` (only those seen
+    # while locating the differences beyond tolerance); NULL when no data was compared.
+    within_tolerance_counted: str | None
     differing_rows: int
     schema_findings: int
     row_drift_pct: float | None
@@ -81,6 +86,9 @@ class PairResult:
     schema_diff: str
     compatibility: str
     column_stats: list[ColumnStats]
+    # The columns whose differences follow one pattern on nearly every compared row
+    # (patterns.py): a list of its own, so that column_stats keeps the type the history has.
+    column_patterns: list[ColumnPattern]
     # Its schema findings (the differences found in its data are rows of their own).
     differences: list[PublishedDifference]
     # The segments no query could compare, with their key ranges and errors: the pair is

@@ -22,6 +22,7 @@ from pyspark.sql import types as T
 
 from parity.comparison.tolerance import typed, verdict
 from parity.results.drift import drift_totals
+from parity.results.patterns import evidence
 from parity.values.column_rule import ColumnRule
 from parity.values.rows import KINDS, ROW_KINDS, VALUE_MISMATCH, WITHIN_TOLERANCE
 from parity.values.spark_literals import string_literal
@@ -76,7 +77,8 @@ class Findings:
     counts: dict[str, int]
     mismatched_values: int
     within_tolerance_values: int
-    # The drift totals of each column with a differing value (drift.drift_totals).
+    # The drift totals of each column with a differing value (drift.drift_totals), with the
+    # evidence of its pattern (patterns.evidence).
     drift_totals: dict[str, dict[str, Any]]
     # The judged rows, kept in Spark (drift.column_stats ranks lags in them).
     kept: DataFrame | None
@@ -147,7 +149,7 @@ def summarize(
         counts={f"{k}_rows": int(counted[k]) for k in ROW_KINDS},
         mismatched_values=mismatched,
         within_tolerance_values=within,
-        drift_totals=drift_totals(kept) if mismatched or within else {},
+        drift_totals=drift_totals(kept, evidence(rules)) if mismatched or within else {},
         kept=kept,
         differences=kept.select(F.inline(as_differences)) if found else None,
     )
