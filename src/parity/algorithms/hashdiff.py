@@ -161,8 +161,9 @@ def hashdiff(
     larger side's count) and says whether those found so far are too many to go on, answering
     with the limit they reached: then no further pass runs and no further row leaves an engine.
     ``profiles``: the sides' first pass, when the caller has taken it already, and
-    ``profile_seconds`` what it took. ``tolerant``: the row hashes put some columns on their
-    tolerance's grid, so equal checksums mean values within tolerance rather than identical.
+    ``profile_seconds`` what it took, for the log only. ``tolerant``: the row hashes put some
+    columns on their tolerance's grid, so equal checksums mean values within tolerance rather
+    than identical.
     ``since``: the last result's segments, reused where found again unchanged."""
     stats = HashdiffStats(passes=1, segments_checked=1)
     if profiles is None:
@@ -289,6 +290,8 @@ def hashdiff(
             for cell in cells
             if found.get(cell, empty) != wanted.get(cell, empty)
         }
+        # Cells reused below differ too: they count in the share of cells differing.
+        differing = len(mismatched)
         if first:
             sums = {c: (found.get(c, empty), wanted.get(c, empty)) for c in mismatched}
             if len(sums) <= MAX_KEPT_CELLS:
@@ -314,9 +317,9 @@ def hashdiff(
         by_rows = [u for u in answers.unanswered if u not in deeper]
         if _settled_by_depth(settle, by_rows):
             break
-        both = {c: found.get(c, empty).rows + wanted.get(c, empty).rows for c in cells}
+        cell_rows = {c: found.get(c, empty).rows + wanted.get(c, empty).rows for c in cells}
         share = child_share(
-            sum(both.values()) / (2 * max(len(cells), 1)), len(mismatched), len(cells), factor
+            sum(cell_rows.values()) / (2 * max(len(cells), 1)), differing, len(cells), factor
         )
         if not narrows(share):
             # Wide drift: a split would leave nearly every row to download anyway.
@@ -337,7 +340,7 @@ def hashdiff(
             bool(splittable)
             and narrows(share)
             and not space.is_unit(child_depth)
-            and refining_pays(sum(both[c] for c in splittable), share, pass_rows(reread))
+            and refining_pays(sum(cell_rows[c] for c in splittable), share, pass_rows(reread))
         )
         if refine:
             small -= splittable
