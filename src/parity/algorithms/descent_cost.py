@@ -26,11 +26,13 @@ its whole table again. Priced in rows moved (a row downloaded, canonicalized and
 Spark): PASS_ROWS for the pass, plus each row a side reads again at one row moved (the first
 pass reads each row once, and moving a row costs at least reading it again, as the model priced
 by timings assumed). One more pass is run where the rows it is expected to save cost more.
-Measured on this 2-core machine, two Spark sides of 20,000 rows under a concurrent benchmark: a
-pass over 3,107 to 14,939 cells from the kept profiles took about 1 s, and downloading 9,308
-rows of 2,967 cells and judging them about 3 s (0.3 ms a row); so a pass costs about 3,000 rows
-moved. A pass answered from an engine's kept blocks costs less (Python sums), one that rescans a
-PostgreSQL table more; 4,096 rows errs toward fewer passes where the saving is marginal.
+Measured on this 2-core machine under a concurrent benchmark: downloading and judging the rows of
+10 cells (1,151 rows) from PostgreSQL or DuckDB took 2.5 s and one whole cell (6,001 rows) 3.5 s,
+so a row moved costs about 0.2 ms beyond the download's fixed cost (which refining does not
+change: there is one download either way); a pass took 0.15 s and 0.5 s (a PostgreSQL or DuckDB
+side against a Spark one, 48 cells) and about 1 s (two Spark sides of 20,000 rows, 3,107 to
+14,939 cells, from the kept profiles), that is 750 to 5,000 rows moved. PASS_ROWS takes the upper end: where
+the saving is marginal, fewer passes.
 """
 
 from __future__ import annotations
