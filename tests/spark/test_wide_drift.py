@@ -56,3 +56,22 @@ def test_cells_of_one_row_are_downloaded_not_split(spark):
     assert sorted(d.key for d in drilled(outcome)) == [("1700",), ("2999",), ("5",)]
     assert outcome.stats.passes == 2
     assert outcome.stats.rows_moved == 6
+
+
+def test_cells_above_the_threshold_all_differing_are_downloaded_at_once(spark):
+    """70,000 rows, every one differing, in a first pass of 32,768 cells: about two rows a cell,
+    above a threshold of 1, but a split would leave nearly all of them to download: they are
+    downloaded at once, after two passes."""
+    rows = 70_000
+    source_rows = [((str(i),), ("a", "x")) for i in range(rows)]
+    target_rows = [((str(i),), ("b", "x")) for i in range(rows)]
+    outcome = hashdiff(
+        "test_pair",
+        spark_side(spark, "source", source_rows, 2, hashed=True),
+        spark_side(spark, "target", target_rows, 2, hashed=True),
+        32,
+        1,
+    )
+    assert len(drilled(outcome)) == rows
+    assert outcome.stats.passes == 2
+    assert outcome.stats.rows_moved == 2 * rows
