@@ -31,8 +31,8 @@ Measured on this 2-core machine under a concurrent benchmark: downloading and ju
 so a row moved costs about 0.2 ms beyond the download's fixed cost (which refining does not
 change: there is one download either way); a pass took 0.15 s and 0.5 s (a PostgreSQL or DuckDB
 side against a Spark one, 48 cells) and about 1 s (two Spark sides of 20,000 rows, 3,107 to
-14,939 cells, from the kept profiles), that is 750 to 5,000 rows moved. PASS_ROWS takes the upper end: where
-the saving is marginal, fewer passes.
+14,939 cells, from the kept profiles), that is 750 to 5,000 rows moved. PASS_ROWS takes the
+upper end: where the saving is marginal, fewer passes.
 """
 
 from __future__ import annotations
