@@ -14,15 +14,23 @@ from parity.values.rows import Row
 _views = itertools.count()
 
 
-def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) -> SparkSide:
+def spark_side(
+    spark: SparkSession, side: str, rows: list[Row], columns: int, hashed: bool = False
+) -> SparkSide:
     """A SparkSide over ``rows`` whose first key is an integer (as text), hashed by reference, and
-    natively for joindiff."""
+    natively for joindiff; ``hashed``: positioned by its key's hash, as a key that is not an
+    integer is, so cells never reach one unit."""
     names = ["__parity_k0"] + [f"__parity_c{i}" for i in range(columns)]
     schema = ", ".join(
         ["__parity_pos bigint", *[f"{n} string" for n in names], "__parity_hash bigint"]
     )
     data = [
-        (None if key[0] is None else int(key[0]), *key, *values, row_hash([*key, *values]))
+        (
+            None if key[0] is None else row_hash(list(key)) if hashed else int(key[0]),
+            *key,
+            *values,
+            row_hash([*key, *values]),
+        )
         for key, values in rows
     ]
     view = f"canonical_{side}_{next(_views)}"
@@ -56,7 +64,7 @@ def spark_side(spark: SparkSession, side: str, rows: list[Row], columns: int) ->
         key_columns=tuple(names[:1]),
         value_columns=tuple(names[1:]),
         position_column="__parity_pos",
-        key_is_position=True,
+        key_is_position=not hashed,
         native_hash_column="__parity_native",
     )
     return SparkSide(spark, "test_pair", plan)

@@ -7,16 +7,20 @@ cell to reach the bisection threshold, and further while the cells it returns st
 budget, because smaller differing cells mean fewer rows downloaded. Sums are additive, so the
 coarser levels are implied and never queried. Only cells whose checksum or count differ are
 refined; cells within the threshold (or no longer divisible) are downloaded as soon as a pass
-finds them, so no segment larger than the threshold ever leaves an engine, and compared in Spark
-(canonical_join.py) by the job that judges the pair's differences (results/summary.py), which
-also counts the rows moved; a pair with a circuit breaker compares each download at once
-instead, so the breaker can stop the drill-down between passes. Cells
-within the threshold are refined further instead where the cost model says one more pass saves
-more download time than it costs (descent_cost.py, priced by this run's own first pass and
-last pass): thin drift is then downloaded a few rows at a time, whatever the threshold. Each
-downloaded cell holds at least one differing key, so the rows moved out of each side's engine
-are at most the number of differing keys times the threshold (except in a cell that cannot be
-split further, which comes whole, however many copies of its keys it holds).
+finds them, and compared in Spark (canonical_join.py) by the job that judges the pair's
+differences (results/summary.py), which also counts the rows moved; a pair with a circuit
+breaker compares each download at once instead, so the breaker can stop the drill-down between
+passes. Cells within the threshold are refined further instead where the cost model says one
+more pass saves more rows moved than it costs (descent_cost.py, in rows and cells only, never
+timings, so identical inputs drill alike): thin drift is then downloaded a few rows at a time,
+whatever the threshold. A cell of at most one row on each side is never split (a hashed key
+space has no unit cells, so nothing else would stop it), and where splitting cannot narrow
+(nearly every cell checked differs, and its cells hold few rows: wide drift), every differing
+cell is downloaded at once, however large: a pair where every row differs costs two or three
+passes and one download. Otherwise no segment larger than the threshold leaves an engine, and
+each downloaded cell holds at least one differing key, so the rows moved out of each side's
+engine are at most the number of differing keys times the threshold (except in a cell that
+cannot be split further, which comes whole, however many copies of its keys it holds).
 
 A pair's last result may hand over the cells its first segment pass found differing, with
 their checksums (algorithms/segment_state.py): where this run's first segment pass is asked in the
@@ -41,7 +45,7 @@ from pyspark.sql import DataFrame, Observation
 from pyspark.sql import functions as F
 
 from parity.algorithms.canonical_join import canonical_join
-from parity.algorithms.descent_cost import refining_pays
+from parity.algorithms.descent_cost import child_share, narrows, pass_rows, refining_pays
 from parity.algorithms.fallback import Fallback, Unanswered
 from parity.algorithms.segment_state import MAX_KEPT_CELLS, SegmentState
 from parity.log import logger
@@ -157,8 +161,9 @@ def hashdiff(
     larger side's count) and says whether those found so far are too many to go on, answering
     with the limit they reached: then no further pass runs and no further row leaves an engine.
     ``profiles``: the sides' first pass, when the caller has taken it already, and
-    ``profile_seconds`` what it took. ``tolerant``: the row hashes put some columns on their
-    tolerance's grid, so equal checksums mean values within tolerance rather than identical.
+    ``profile_seconds`` what it took, for the log only. ``tolerant``: the row hashes put some
+    columns on their tolerance's grid, so equal checksums mean values within tolerance rather
+    than identical.
     ``since``: the last result's segments, reused where found again unchanged."""
     stats = HashdiffStats(passes=1, segments_checked=1)
     if profiles is None:
@@ -167,12 +172,12 @@ def hashdiff(
         profile_seconds = perf_counter() - started
     source_profile, target_profile = profiles
     sizes = source_profile.counts.rows, target_profile.counts.rows
-    # What moving one row costs, at least: reading it again as the first pass read it.
-    row_seconds = (profile_seconds or 0.0) / max(sum(sizes), 1)
     logger.info(
-        "parity pair '%s': hashdiff pass 1, whole tables: %s source rows, %s target rows scanned",
+        "parity pair '%s': hashdiff pass 1, whole tables: %s source rows, %s target rows scanned"
+        " (%.2fs)",
         pair_name,
         *sizes,
+        profile_seconds or 0.0,
     )
     if source_profile.checksum == target_profile.checksum:
         logger.info(
@@ -285,6 +290,8 @@ def hashdiff(
             for cell in cells
             if found.get(cell, empty) != wanted.get(cell, empty)
         }
+        # Cells reused below differ too: they count in the share of cells differing.
+        differing = len(mismatched)
         if first:
             sums = {c: (found.get(c, empty), wanted.get(c, empty)) for c in mismatched}
             if len(sums) <= MAX_KEPT_CELLS:
@@ -310,14 +317,33 @@ def hashdiff(
         by_rows = [u for u in answers.unanswered if u not in deeper]
         if _settled_by_depth(settle, by_rows):
             break
-        small_rows = sum(found.get(c, empty).rows + wanted.get(c, empty).rows for c in small)
-        refine = (
-            bool(small)
-            and not space.is_unit(child_depth)
-            and refining_pays(
-                small_rows, len(mismatched), len(cells), factor, pass_seconds, row_seconds
-            )
+        cell_rows = {c: found.get(c, empty).rows + wanted.get(c, empty).rows for c in cells}
+        share = child_share(
+            sum(cell_rows.values()) / (2 * max(len(cells), 1)), differing, len(cells), factor
         )
+        if not narrows(share):
+            # Wide drift: a split would leave nearly every row to download anyway.
+            small |= {c for c in frontier if c in mismatched}
+            frontier = {c: n for c, n in frontier.items() if c not in mismatched}
+        # Cells of one row a side (or none) cannot be split into anything smaller.
+        splittable = {
+            c for c in small if max(found.get(c, empty).rows, wanted.get(c, empty).rows) > 1
+        }
+        # What the next pass costs: each side that cannot answer it from its kept profile reads
+        # its table again.
+        reread = sum(
+            size
+            for side, size in zip((source, target), sizes, strict=True)
+            if not side.answers_from_profile(space)
+        )
+        refine = (
+            bool(splittable)
+            and narrows(share)
+            and not space.is_unit(child_depth)
+            and refining_pays(sum(cell_rows[c] for c in splittable), share, pass_rows(reread))
+        )
+        if refine:
+            small -= splittable
         logger.info(
             "parity pair '%s': hashdiff pass %d, depth %d (%d segments, %d rows in them, %.2fs):"
             " %d segments differ, %d to download, %d to split further",
@@ -328,13 +354,13 @@ def hashdiff(
             sum(c.rows for c in found.values()) + sum(c.rows for c in wanted.values()),
             pass_seconds,
             len(mismatched),
-            0 if refine else len(small),
-            len(frontier) + (len(small) if refine else 0),
+            len(small),
+            len(frontier) + (len(splittable) if refine else 0),
         )
         if refine:
             # Thin drift: one more pass is expected to leave fewer rows to move than it costs.
-            frontier.update({cell: mismatched[cell] for cell in small})
-        elif small and settle(child_depth, small, max(mismatched[c] for c in small)):
+            frontier.update({cell: mismatched[cell] for cell in splittable})
+        if small and settle(child_depth, small, max(mismatched[c] for c in small)):
             break
         depth = child_depth
     dead = tuple(fallback.dead_letters)

@@ -51,6 +51,11 @@ class Side(Protocol):
         SegmentFailed when the engine cannot answer for those cells."""
         ...
 
+    def answers_from_profile(self, space: KeySpace) -> bool:
+        """Whether a checksums pass in ``space`` is answered from the profile the side kept,
+        rather than by reading its table again (what a pass costs: algorithms/descent_cost.py)."""
+        ...
+
     def duplicated_keys(self) -> list[DuplicatedKey]:
         """The first DUPLICATE_EXAMPLES keys held by more than one row, with their rows: in
         order of position where the key is its own, else of canonical text. A second pass, asked

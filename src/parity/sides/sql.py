@@ -125,10 +125,13 @@ class SqlSide:
         found = self._query(self.plan.duplicate_examples_sql)
         return [(tuple(str(field) for field in row[:-1]), int(row[-1])) for row in found]
 
+    def answers_from_profile(self, space: KeySpace) -> bool:
+        return self._blocks is not None and space.aligned(self.key_block)
+
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
     ) -> dict[int, Checksum]:
-        if self._blocks is not None and space.aligned(self.key_block):
+        if self.answers_from_profile(space):
             summed: dict[int, list[int]] = defaultdict(lambda: [0, 0])
             parent_of, cell_of = space.cell_at(parent_depth), space.cell_at(depth)
             for first, rows, total in self._blocks:
