@@ -11,8 +11,9 @@ side 1M rows, reconciled by `dbt run` (plan, reconciliation, publication) in fiv
 5. full again, to see how much the baseline moves between runs on this machine.
 
 With --source-engine postgres, each pair's source is a table of a throwaway PostgreSQL server on
-127.0.0.1 (the usual migration pair), and the runs are: full; no change; one row updated in one
-pair's source; a batch of 1% more rows appended to another pair's source and target; full again.
+127.0.0.1 and its target a copy that drifted (DRIFT): the usual migration pair. The runs are:
+full; no change; one row updated in one pair's source; a batch of 1% more rows appended to
+another pair's source and target; full again.
 --tolerance declares a tolerance on `amount` and `discount`, so hashdiff hashes them on their
 grid, as a pair with a tolerance matrix does.
 
@@ -61,6 +62,16 @@ create table {name} (
     note text
 )
 """
+# The target of a PostgreSQL pair: one discount in ten recomputed within any tolerance, and one
+# note in 20,000 changed.
+DRIFT = (
+    "id",
+    "customer_id",
+    "amount",
+    "if(id % 10 = 0, discount * (1 + 1e-12), discount) as discount",
+    "ordered_at",
+    "if(id % 20000 = 0, concat(note, ' (edited)'), note) as note",
+)
 POSTGRES_URL = "PARITY_BENCH_PG_URL"
 TOLERANCE = {"columns": {"amount": {"abs_tol": 0.01}, "discount": {"rel_tol": 1.0e-9}}}
 
@@ -142,8 +153,11 @@ def _write_pairs(
     names = [f"pair_{n:02d}" for n in range(count)]
     files = [f"{name}_target" for name in names]
     sources = [] if postgres else [f"{name}_source" for name in names]
+    if postgres:  # a migrated copy that drifted: each pair has differences to drill into
+        drifted = spark.read.parquet(str(folder / "base")).selectExpr(*DRIFT)
+        drifted.write.parquet(str(folder / "drifted"))
     for table in files + sources:
-        shutil.copytree(folder / "base", folder / table)
+        shutil.copytree(folder / ("drifted" if postgres else "base"), folder / table)
     declared = [
         {
             "name": "incremental_files",
