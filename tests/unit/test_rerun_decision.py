@@ -8,8 +8,10 @@ import pytest
 
 from parity.algorithms.segment_state import SegmentState
 from parity.pipelines.incremental import (
+    HASHED_FIELDS,
     STATE_FIELDS,
     UNREAD_SCHEMA,
+    VERDICT_FIELDS,
     Rerun,
     _checksums_since,
     _last_state,
@@ -35,6 +37,19 @@ STATE = {
     "source_checksum": "rows 3, null keys 0, duplicate keys 0, compared 3, sum 17",
     "target_checksum": "rows 3, null keys 0, duplicate keys 0, compared 3, sum 18",
     "segment_checksums": "space 0 1024 1024 32 depth 1; 3 1 9 1 10",
+    # Its verdict and counts, as the history gives them back (text): a pair that differs.
+    **{name: "0" for name in VERDICT_FIELDS},
+    "data_compared": "true",
+    "passed": "false",
+    "halted": "false",
+    "keys_flagged": "false",
+    "schema_compatible": "true",
+    "source_rows": "3",
+    "target_rows": "3",
+    "value_mismatch_rows": "1",
+    "mismatched_values": "1",
+    "differing_rows": "1",
+    "row_drift_pct": "0.000000",
 }
 CHECKSUMS = (STATE["source_checksum"], STATE["target_checksum"])
 
@@ -82,11 +97,29 @@ def test_a_side_without_fingerprint_is_always_compared():
     assert reason == "the source has no input fingerprint (compared by its whole-table checksum)"
 
 
-@pytest.mark.parametrize("field", [*STATE_FIELDS, "run_id", "status"])
+@pytest.mark.parametrize("field", [*HASHED_FIELDS, "run_id", "status"])
 def test_a_state_whose_hash_does_not_match_is_corrupted(field):
     assert why(previous(**{field: "tampered"})) == (
         "its state is corrupted (its hash does not match it)"
     )
+
+
+def test_a_result_edited_to_pass_is_corrupted():
+    """The kept result of a pair that differs, edited by hand to pass, its state untouched."""
+    edited = previous(passed="true", differing_rows="0")
+    assert why(edited) == "its state is corrupted (its hash does not match it)"
+    assert _last_state(edited, STATE) is None
+
+
+@pytest.mark.parametrize("field", VERDICT_FIELDS)
+def test_a_state_without_a_count_is_partial_but_a_null_count_is_not(field):
+    last = previous()
+    del last[field]
+    assert why(last) == "its state is partial"
+    # A pair whose data was not compared has NULL sizes and key counts, and its state is whole.
+    last = {**previous(), field: None}
+    last["state_hash"] = state_hash("r1", "complete", last)
+    assert why(last) is None
 
 
 @pytest.mark.parametrize("field", [*STATE_FIELDS, "run_id", "status", "state_hash"])
@@ -284,7 +317,7 @@ def test_a_result_kept_by_its_fingerprints_keeps_its_hash():
 
 
 def test_a_result_this_run_computed_keeps_its_own_state():
-    own = {name: STATE[name] for name in STATE_FIELDS if "fingerprint" not in name}
+    own = {name: STATE[name] for name in HASHED_FIELDS if "fingerprint" not in name}
     state, hashed = next_state(Rerun("compared", "why", "r2", STATE), "r2", "complete", own)
     assert state == STATE and hashed == state_hash("r2", "complete", STATE)
 
