@@ -204,8 +204,11 @@ def test_no_state_says_why():
 
 
 def test_a_first_pass_is_kept_with_everything_the_result_depends_on():
-    profile = Profile(Checksum(3, 17), 1, 9, KeyCounts(5, 3, 1, 1))
+    profile = Profile(Checksum(3, 17), 1, 9, KeyCounts(5, 3, 1, 1), 17)
     assert checksum_text(profile) == ("rows 5, null keys 1, duplicate keys 1, compared 3, sum 17")
+    # The exact checksum of a side hashed on a tolerance's grid, not its tolerant one.
+    tolerant = Profile(Checksum(3, 17), 1, 9, KeyCounts(5, 3, 1, 1), 23)
+    assert checksum_text(tolerant).endswith("compared 3, sum 23")
 
 
 def rerun(last: dict, now: dict | None = None) -> Rerun:
@@ -326,4 +329,21 @@ def test_no_state_comes_first_when_the_plan_failed_too():
     missing = {"missing": "--full-refresh: every pair compared in full"}
     assert _why_compared(missing, STATE, {"source": FILES, "target": FILES}, unplanned=True) == (
         "--full-refresh: every pair compared in full; this run's plan could not plan it"
+    )
+
+
+def test_a_fingerprint_refused_in_one_run_is_no_change_of_inputs():
+    # This run refused it (a PostgreSQL table while another session was active).
+    refused = InputFingerprint.none("1 other session(s) of the database active")
+    now = {**STATE, "source_fingerprint": ""}
+    assert why(previous(), now, {"source": refused, "target": FILES}) == (
+        "the source has no input fingerprint (1 other session(s) of the database active)"
+    )
+    # The last run refused it, this one has it.
+    last = {**STATE, "source_fingerprint": "", "run_id": "r1", "status": "complete"}
+    last["state_hash"] = state_hash("r1", "complete", last)
+    assert why(last) == "the source had no input fingerprint in run r1"
+    # Beside a real change, only the change is named.
+    assert why(previous(), {**now, "config_hash": "c2"}, {"source": refused, "target": FILES}) == (
+        "its configuration changed"
     )

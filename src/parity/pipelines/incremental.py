@@ -128,11 +128,13 @@ class Rerun:
 
 def checksum_text(profile: Profile) -> str:
     """A side's first pass as the state keeps it: everything a result computed from the side
-    depends on (its checksum, and its key counts, which the checksum does not cover)."""
+    depends on (its exact checksum, and its key counts, which the checksum does not cover). The
+    exact checksum, not the tolerant one: a value moved within tolerance leaves a tolerant
+    checksum as it was, and changes what the result says of it."""
     counts = profile.counts
     return (
         f"rows {counts.rows}, null keys {counts.null_keys}, duplicate keys"
-        f" {counts.duplicate_keys}, compared {profile.checksum.rows}, sum {profile.checksum.total}"
+        f" {counts.duplicate_keys}, compared {profile.checksum.rows}, sum {profile.exact_total}"
     )
 
 
@@ -242,12 +244,21 @@ def _why_compared(
     reasons = [] if previous["status"] == "complete" else [_last_outcome(previous)]
     reasons += failed_plan
     known = KNOWN_UNPLANNED if unplanned or _unplanned(previous) else DECISION_FIELDS
-    reasons += [CHANGED[name] for name in known if previous[name] != state[name]]
+    # Inputs changed only where both runs fingerprinted them: a fingerprint refused in one run
+    # (a PostgreSQL table while another session was active) is no change.
+    reasons += [
+        CHANGED[name]
+        for name in known
+        if previous[name] != state[name]
+        and (name not in FINGERPRINT_FIELDS or (previous[name] and state[name]))
+    ]
     if reasons:
         return "; ".join(reasons)
     for side, fingerprint in inputs.items():
         if not fingerprint.digest:
             return f"the {side} has no input fingerprint ({fingerprint.detail})"
+        if not previous[f"{side}_fingerprint"]:
+            return f"the {side} had no input fingerprint in run {previous['run_id']}"
     return None
 
 
