@@ -206,6 +206,15 @@ def edit_result(spark, schema: str, pair_name: str) -> None:
     rows.write.insertInto(table, overwrite=True)
 
 
+def move_rows(spark, schema: str, pair_name: str) -> None:
+    """A kept result's rows moved edited by hand: no longer the sum of both sides'."""
+    table = f"{schema}.parity_run_results"
+    rows = spark.table(table).localCheckpoint()
+    edited = F.col("pair_name") == pair_name
+    rows = rows.withColumn("rows_moved", F.when(edited, F.lit(999)).otherwise(F.col("rows_moved")))
+    rows.write.insertInto(table, overwrite=True)
+
+
 def run(scratch, spark, pairs, *flags: str):
     logged: list[str] = []
     result = reconcile(scratch, pairs, logged, *flags)
@@ -274,11 +283,16 @@ def runs(scratch, spark, copies, pg_tables):
     retuned += [pair(RECOPIED, algorithm="hashdiff"), *PG_PAIR_CONFIGS]
     third = run(scratch, spark, retuned)
     history.append(history_rows(spark, scratch.schema))
+    # A kept result edited where its hash does not look, but its audits do: the run that would
+    # publish it again fails them, and publishes nothing.
+    move_rows(spark, scratch.schema, "steady")
+    audited = reconcile(scratch, retuned)
     refreshed = run(scratch, spark, retuned, "--full-refresh")
     return {
         "first": first,
         "second": second,
         "third": third,
+        "audited": audited,
         "refreshed": refreshed,
         # Rows of the history after each of the first three runs: (Parquet pairs, PostgreSQL's).
         "history": history,
@@ -565,3 +579,15 @@ def test_a_tolerant_pair_whose_values_moved_within_tolerance_is_compared_again(r
     )
     assert 0 < nudged["within_tolerance_rows"] <= 200, nudged
     assert nudged["within_tolerance_rows"] > second[NUDGED]["within_tolerance_rows"]
+
+
+def test_a_kept_result_that_fails_its_audits_is_not_published_again(runs):
+    first, _, _ = runs["first"]
+    third, _, _ = runs["third"]
+    assert third["steady"]["run_mode"] == "unchanged"
+    audited = runs["audited"]
+    assert not audited.success
+    assert (
+        f"pair 'steady': rows moved (the result of run {first['steady']['run_id']} it keeps:"
+        " `dbt build --full-refresh` compares it again)"
+    ) in error_text(audited)

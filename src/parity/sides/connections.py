@@ -77,13 +77,15 @@ TRANSIENT_SQLSTATES = {"57P01", "57P02", "57P03", "40001", "40P01", "55P03"}
 TRANSIENT_MYSQL_CODES = {2003, 2006, 2013, 1205, 1213}
 # What a driver says when it could not reach a server that is restarting (PostgreSQL's connection
 # failures carry no SQLSTATE).
-# The application_name of parity's PostgreSQL sessions, where the URL names none.
-PARITY_APPLICATION = "parity"
 RESTARTING = re.compile(
     r"connection refused|the database system is (starting up|shutting down|in recovery mode)"
     r"|server closed the connection|connection is (lost|closed)",
     re.I,
 )
+
+
+# The application_name of parity's PostgreSQL sessions, where the URL names none.
+PARITY_APPLICATION = "parity"
 
 
 class ReadOnlyConnection:
@@ -284,12 +286,12 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
         # At least 1 ms: PostgreSQL reads 0 as no limit.
         milliseconds = max(1, round(timeout * 1000))
         options["options"] = f"{own} -c statement_timeout={milliseconds}".strip()
-    # RawCursor: parameters are PostgreSQL's own $1, $2..., so a `%` in the plan's SQL (a `where`,
-    # a format) stays as written.
     # Named, so that a PostgreSQL fingerprint knows parity's own read-only sessions
     # (sides/pg_fingerprint.py); a URL's own name stands.
     if "application_name" not in settings:
         options["application_name"] = PARITY_APPLICATION
+    # RawCursor: parameters are PostgreSQL's own $1, $2..., so a `%` in the plan's SQL (a `where`,
+    # a format) stays as written.
     connection = psycopg.connect(url, cursor_factory=psycopg.RawCursor, **options)
     connection.read_only = True  # every transaction opens with BEGIN READ ONLY
     if connection.info.server_version >= 140000:
