@@ -47,7 +47,7 @@ from pyspark.sql import functions as F
 from bench.generate import write_pair
 from bench.harness import RESULTS, SCHEMA, bench_session, reconciled, rendered_pairs, timed
 from bench.to_postgres import copy_table
-from parity.pipelines.incremental import STATE_FIELDS
+from parity.pipelines.incremental import STATE_FIELDS, verdict_text
 from parity.pipelines.reused_differences import DIFFERENCES
 from parity.results.pair_result import PairResult
 from tests.integration.postgres_server import postgres_server
@@ -192,7 +192,7 @@ def _ratios(cases: dict[str, dict]) -> None:
 def _state_of(result: PairResult) -> dict:
     """The state a run's result leaves the next run, as parity_plan reads it from the history."""
     fields = ("run_id", "status", *STATE_FIELDS, "state_hash")
-    return {name: getattr(result, name) for name in fields}
+    return {**{name: getattr(result, name) for name in fields}, **verdict_text(result)}
 
 
 def _history_of(spark: SparkSession, result: PairResult) -> str:

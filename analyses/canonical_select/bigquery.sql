@@ -4,5 +4,6 @@
     it as BigQuery; it stays in the rendered SQL, so this comment keeps the line break before it. -#}
 {{ parity.side_select(
     'bigquery', '`legacy-project.sales.orders`', 1,
-    parity._every_kind_columns(['weight', 'attributes', 'document', 'document_text'], 'bigquery')
+    parity._every_kind_columns(['weight', 'attributes', 'document', 'document_text'], 'bigquery'),
+    exact=true
 ) }}

@@ -4,5 +4,6 @@
     it as DuckDB; it stays in the rendered SQL, so this comment keeps the line break before it. -#}
 {{ parity.side_select(
     'duckdb', 'main.orders', 1,
-    parity._every_kind_columns(['attributes'], 'duckdb')
+    parity._every_kind_columns(['attributes'], 'duckdb'),
+    exact=true
 ) }}

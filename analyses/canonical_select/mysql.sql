@@ -5,5 +5,6 @@
     it as MySQL; it stays in the rendered SQL, so this comment keeps the line break before it. -#}
 {{ parity.side_select(
     'mysql', 'legacy.orders', 1,
-    parity._every_kind_columns(['yield_rate', 'is_gift', 'attributes', 'document', 'document_text'], 'mysql')
+    parity._every_kind_columns(['yield_rate', 'is_gift', 'attributes', 'document', 'document_text'], 'mysql'),
+    exact=true
 ) }}

@@ -4,5 +4,6 @@
     it as PostgreSQL; it stays in the rendered SQL, so this comment keeps the line break before it. -#}
 {{ parity.side_select(
     'postgres', 'public.orders', 1,
-    parity._every_kind_columns(['attributes'], 'postgres')
+    parity._every_kind_columns(['attributes'], 'postgres'),
+    exact=true
 ) }}

@@ -4,5 +4,6 @@
     it as Snowflake; it stays in the rendered SQL, so this comment keeps the line break before it. -#}
 {{ parity.side_select(
     'snowflake', 'legacy.public.orders', 1,
-    parity._every_kind_columns(['weight', 'attributes', 'document', 'document_text'], 'snowflake')
+    parity._every_kind_columns(['weight', 'attributes', 'document', 'document_text'], 'snowflake'),
+    exact=true
 ) }}

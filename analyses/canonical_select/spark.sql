@@ -3,5 +3,6 @@
     the dialect macros themselves are kept lint-clean. -#}
 {{ parity.side_select(
     'spark', 'lakehouse.orders', 1,
-    parity._every_kind_columns(['document'], 'spark')
+    parity._every_kind_columns(['document'], 'spark'),
+    exact=true
 ) }}

@@ -103,7 +103,7 @@
         {%- set dialect = location['dialect'] -%}
         {#- What the SQL selects from: the relation, or the view over files that parity registers. -#}
         {%- set reads = location.get('reads', location['name']) -%}
-        {%- set canonical_sql = parity.side_select(dialect, reads, key_count, matched[side], filters[side]) -%}
+        {%- set canonical_sql = parity.side_select(dialect, reads, key_count, matched[side], filters[side], exact=true) -%}
         {%- set queries = {'profile': '', 'checksums': '', 'rows': ''} if in_session[side]
             else parity.remote_queries(dialect, location['name'], key_count, matched[side], filters[side], aliases) -%}
         {%- do row.update({
@@ -117,6 +117,7 @@
             side ~ '_canonical_sql': canonical_sql,
             side ~ '_native_sql': parity.native_select(reads, key_count, matched[side], native, filters[side]) if algorithm == 'joindiff' else '',
             side ~ '_checksum_sql': parity.segment_checksum(dialect, aliases['hash']),
+            side ~ '_exact_checksum_sql': parity.segment_checksum(dialect, parity.exact_hash_alias(aliases, matched[side])),
             side ~ '_profile_sql': queries['profile'],
             side ~ '_blocks_sql': queries['blocks'],
             side ~ '_bounds_sql': queries['bounds'],
@@ -130,6 +131,7 @@
             side ~ '_column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
             side ~ '_schema_snapshot': tojson(parity.schema_snapshot(described[side])),
             side ~ '_file_view': tojson(location['file_view']) if location.get('file_view') else '',
+            side ~ '_fingerprint': parity._side_fingerprint(pair['name'], side, remote_columns),
         }) -%}
     {%- endfor -%}
     {{ return(row) }}
@@ -268,4 +270,14 @@
         {{ return(where ~ " does not exist or has no columns") }}
     {%- endif -%}
     {{ return(described) }}
+{% endmacro %}
+
+
+{#- The change fingerprint parity_remote_columns read for a side in PostgreSQL (its first row's),
+    or '' where it read none. -#}
+{% macro _side_fingerprint(pair_name, side, remote_columns) %}
+    {%- for column in remote_columns if column['pair_name'] == pair_name and column['side'] == side and column['fingerprint'] -%}
+        {{ return(column['fingerprint']) }}
+    {%- endfor -%}
+    {{ return('') }}
 {% endmacro %}

@@ -1,6 +1,6 @@
 {#- Each pair's state as the published run left it (the result that run published for the pair,
-    computed by it or by an earlier run, its status and why, with the published run's own fingerprints and the hash
-    over them: parity_run_pairs), by pair name, as canonical JSON for the reconciliation
+    computed by it or by an earlier run, its status and why, its verdict and counts, with the published run's own
+    fingerprints and the hash over them: parity_run_pairs), by pair name, as canonical JSON for the reconciliation
     to decide whether to compare the pair again (src/parity/pipelines/incremental.py); or, for
     every pair, {"missing": why} when there is no state to trust: no run published yet, history
     kept by an older version of parity, or a full refresh (`dbt build --full-refresh`, or the
@@ -25,10 +25,20 @@
     {%- if 'state_hash' not in pointed or 'segment_checksums' not in kept -%}
         {{ return({'missing': 'the history was kept by an earlier version of parity, without state'}) }}
     {%- endif -%}
+    {#- The result's verdict and counts, which the state hash covers too (incremental.VERDICT_FIELDS),
+        as text: its drift with the 6 decimals it is rounded to. -#}
+    {%- set verdict = [] -%}
+    {%- for name in ['data_compared', 'passed', 'halted', 'keys_flagged', 'schema_compatible', 'source_rows', 'target_rows',
+        'missing_in_target_rows', 'missing_in_source_rows', 'value_mismatch_rows', 'duplicate_in_source_rows',
+        'duplicate_in_target_rows', 'within_tolerance_rows', 'mismatched_values', 'within_tolerance_values', 'differing_rows',
+        'schema_findings', 'source_null_keys', 'source_duplicate_keys', 'target_null_keys', 'target_duplicate_keys'] -%}
+        {%- do verdict.append('cast(results.' ~ name ~ ' as string) as ' ~ name) -%}
+    {%- endfor -%}
+    {%- do verdict.append('cast(cast(results.row_drift_pct as decimal(20, 6)) as string) as row_drift_pct') -%}
     {%- set found = run_query(
         'select results.pair_name, results.run_id, results.status, results.status_reason, results.config_hash, results.tolerance_hash,'
         ~ ' results.source_schema_hash, results.target_schema_hash, pairs.source_fingerprint, pairs.target_fingerprint,'
-        ~ ' results.source_checksum, results.target_checksum, results.segment_checksums, pairs.state_hash'
+        ~ ' results.source_checksum, results.target_checksum, results.segment_checksums, pairs.state_hash, ' ~ verdict | join(', ')
         ~ ' from ' ~ relations['parity_run_pairs'] ~ ' as pairs'
         ~ ' inner join ' ~ relations['parity_run_results'] ~ ' as results'
         ~ ' on results.run_id = pairs.computed_run_id and results.pair_name = pairs.pair_name'

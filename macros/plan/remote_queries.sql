@@ -1,10 +1,12 @@
 {#- The queries parity sends a side held by another engine, rendered whole in its dialect around
     the side's canonical select (parity.side_select):
     - `profile`: sizes, checksum, key range and key counts, in one pass grouped by key (its
-      canonical fields, parity.group_key);
+      canonical fields, parity.group_key), and the exact checksum (the same as the checksum
+      but where a column hashes on a tolerance's grid);
     - `blocks` (a single integer key, where the dialect numbers blocks): one pass grouped by
-      block of 32 consecutive keys, each with its rows, checksum and one bit per key present
-      (parity.key_block), from which parity answers the checksums of coarser cells itself;
+      block of 32 consecutive keys, each with its rows, checksum, one bit per key present
+      (parity.key_block) and exact checksum, from which parity answers the checksums of coarser
+      cells itself;
     - `bounds` and `blocks_between`, with `blocks`: the least and greatest key and the rows
       with a NULL key; `blocks` of the keys from parameter 1 to parameter 2, which a side
       spreads over several sessions, each a range of keys (an index on the key answers each
@@ -35,12 +37,14 @@
     {%- endfor -%}
     {%- set null_key = '(' ~ null_tests | join(' or ') ~ ')' -%}
     {%- set checksum = parity.segment_checksum(dialect, aliases['hash']) -%}
+    {%- set exact = parity.segment_checksum(dialect, parity.exact_hash_alias(aliases, columns)) -%}
     {%- set position = aliases['position'] -%}
     {%- set p = [none] -%}
     {%- for number in range(1, 7) -%}
         {%- do p.append(parity.query_parameter(dialect, number)) -%}
     {%- endfor -%}
     {%- set whole = parity.side_select(dialect, relation_name, key_count, columns, predicate) -%}
+    {%- set first_pass = parity.side_select(dialect, relation_name, key_count, columns, predicate, exact=true) -%}
     {%- set listed = parity.cell_listed(dialect, parity.cell_number(dialect, '{position}', p[1], p[2], p[4], p[3]), p[5]) -%}
     {%- set in_cells = parity.side_select(dialect, relation_name, key_count, columns, predicate, listed) -%}
     {%- set grouped = parity.cell_number(dialect, position, p[1], p[2], p[6], p[3]) -%}
@@ -50,10 +54,11 @@
             ~ ' min(case when ' ~ null_key ~ ' then null else low end),'
             ~ ' max(case when ' ~ null_key ~ ' then null else high end),'
             ~ ' sum(case when ' ~ null_key ~ ' then n else 0 end),'
-            ~ ' sum(case when ' ~ null_key ~ ' or n = 1 then 0 else 1 end)'
-            ~ ' from (select ' ~ keys ~ ', count(*) as n, ' ~ checksum ~ ' as total,'
+            ~ ' sum(case when ' ~ null_key ~ ' or n = 1 then 0 else 1 end),'
+            ~ ' sum(case when ' ~ null_key ~ ' then 0 else exact end)'
+            ~ ' from (select ' ~ keys ~ ', count(*) as n, ' ~ checksum ~ ' as total, ' ~ exact ~ ' as exact,'
             ~ ' min(' ~ position ~ ') as low, max(' ~ position ~ ') as high'
-            ~ ' from (' ~ whole ~ ') as canonical group by ' ~ grouped_keys | join(', ') ~ ') as per_key',
+            ~ ' from (' ~ first_pass ~ ') as canonical group by ' ~ grouped_keys | join(', ') ~ ') as per_key',
         'blocks': '',
         'bounds': '',
         'blocks_between': '',
@@ -78,11 +83,11 @@
         {%- set in_blocks = parity.side_select(dialect, relation_name, key_count, columns, predicate,
             parity.cell_listed(dialect, parity.key_block(dialect, '{position}')['number'], p[1])) -%}
         {%- set between = '{key} >= ' ~ parity.key_position(dialect, p[1]) ~ ' and {key} <= ' ~ parity.key_position(dialect, p[2]) -%}
-        {%- set blocks = 'select ' ~ block['number'] ~ ', count(*), ' ~ checksum ~ ', ' ~ block['keys'] ~ ' from ({}) as canonical group by 1' -%}
+        {%- set blocks = 'select ' ~ block['number'] ~ ', count(*), ' ~ checksum ~ ', ' ~ block['keys'] ~ ', ' ~ exact ~ ' from ({}) as canonical group by 1' -%}
         {%- do queries.update({
-            'blocks': blocks.format(whole),
+            'blocks': blocks.format(first_pass),
             'bounds': 'select min(' ~ position ~ '), max(' ~ position ~ '), count(*) - count(' ~ position ~ ') from (' ~ whole ~ ') as canonical',
-            'blocks_between': blocks.format(parity.side_select(dialect, relation_name, key_count, columns, predicate, between)),
+            'blocks_between': blocks.format(parity.side_select(dialect, relation_name, key_count, columns, predicate, between, exact=true)),
             'duplicates': 'select count(*) from (select ' ~ position ~ ' from (' ~ in_blocks
                 ~ ') as canonical group by 1 having count(*) > 1) as duplicated',
         }) -%}

@@ -15,8 +15,10 @@
     canonical values into the row hash that reads each of them more than once, a fence
     (parity.subquery_fence) keeps them computed once; a second keeps the row hash computed
     before the queries around the select sort or group its rows, which then carry the hash,
-    not the values. -#}
-{% macro side_select(dialect, relation_name, key_count, columns, predicate=none, within=none) %}
+    not the values. `exact`: a row hashed on a grid also gets its exact row hash (the
+    whole-table checksum a re-run compares, pipelines/incremental.py), for the first pass; the
+    drill-down's queries leave it out. -#}
+{% macro side_select(dialect, relation_name, key_count, columns, predicate=none, within=none, exact=false) %}
     {%- set aliases = parity.column_aliases(key_count, (columns | length) - key_count) -%}
     {%- set canonical, hashed = [], [] -%}
     {%- for column in columns -%}
@@ -43,6 +45,9 @@ select
     {{ parity.row_hash(dialect, canonical[:key_count] | map(attribute='alias') | list) }} as {{ aliases['position'] }},
     {%- endif %}
     {{ parity.row_hash(dialect, hashed | map(attribute='alias') | list) }} as {{ aliases['hash'] }}
+    {%- if exact and hashed | selectattr('sql', 'defined') | list %},
+    {{ parity.row_hash(dialect, canonical | map(attribute='alias') | list) }} as {{ aliases['exact_hash'] }}
+    {%- endif %}
 from (
     select
         {%- if integer_key %}

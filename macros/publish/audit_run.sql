@@ -1,9 +1,11 @@
-{#- A run's consistency audits, before it is published: for every pair whose data was compared
-    (but a halted one, whose counts are of what it found before stopping, and an incomplete
-    one, whose dead-lettered segments were neither matched nor reported), the rows each side
-    holds (less those with a NULL key, which are left out) add up to the same identical rows,
-    the differing rows are the sum of their kinds, every counted difference is listed, and the
-    rows moved are the sum of both sides'; and every configured pair has a result in this run
+{#- A run's consistency audits, before it is published: for every result it publishes, computed
+    by it or kept unchanged from an earlier run (a kept result is trusted only as far as it is
+    checked), whose data was compared (but a halted one, whose counts are of what it found before
+    stopping, and an incomplete one, whose dead-lettered segments were neither matched nor
+    reported), the rows each side holds (less those with a NULL key, which are left out) add up
+    to the same identical rows, the differing rows are the sum of their kinds, every counted
+    difference is listed, the rows moved are the sum of both sides', and a passed result has no
+    value mismatched beyond tolerance; and every configured pair has a result in this run
     (parity_run_pairs: computed by it, or kept unchanged from an earlier run).
     Raises an error naming the run, the pair and each audit that failed; when pairs have no
     result because `results` (parity_pair_results) holds another run's, it says which. -#}
@@ -17,19 +19,26 @@
         'differences listed': "size(differences) + coalesce(found.listed, 0) = mismatched_values + within_tolerance_values + missing_in_target_rows"
             ~ " + missing_in_source_rows + duplicate_in_source_rows + duplicate_in_target_rows + schema_findings",
         'rows moved': "rows_moved = source_rows_moved + target_rows_moved",
+        'verdict': "not passed or value_mismatch_rows = 0",
     } -%}
     {%- set failed = [] -%}
     {%- for name, check in checks.items() -%}
         {%- do failed.append("case when not coalesce(" ~ check ~ ", false) then '" ~ name ~ "' end") -%}
     {%- endfor -%}
-    {#- One query, one scan of each table: each audit a column of the audited rows, the pairs
-        with a result in this run (audit NULL) beside them. A query per audit cost Spark a scan
-        and a plan each. -#}
-    {%- set found = run_query("select pair_name, explode(filter(array(" ~ failed | join(', ') ~ "), audit -> audit is not null)) as audit"
-        ~ " from " ~ history ~ " as audited left join (select pair_name, count(*) as listed from " ~ differences
-        ~ " where run_id = '" ~ run_id ~ "' group by pair_name) as found using (pair_name)"
-        ~ " where audited.run_id = '" ~ run_id ~ "' and data_compared and not halted and status = 'complete'"
-        ~ " union all select pair_name, null as audit from " ~ run_pairs ~ " where run_id = '" ~ run_id ~ "' order by pair_name, audit") -%}
+    {#- One query, one scan of each table: each audit a column of the audited rows (the results
+        this run publishes, by the run that computed them), the pairs with a result in this run
+        (audit NULL) beside them. A query per audit cost Spark a scan and a plan each. -#}
+    {%- set published = "select computed_run_id from " ~ run_pairs ~ " where run_id = '" ~ run_id ~ "'" -%}
+    {%- set found = run_query("select pairs.pair_name, pairs.computed_run_id, explode(filter(array(" ~ failed | join(', ')
+        ~ "), audit -> audit is not null)) as audit"
+        ~ " from " ~ run_pairs ~ " as pairs inner join " ~ history ~ " as audited"
+        ~ " on audited.run_id = pairs.computed_run_id and audited.pair_name = pairs.pair_name"
+        ~ " left join (select run_id, pair_name, count(*) as listed from " ~ differences
+        ~ " where run_id in (" ~ published ~ ") group by run_id, pair_name) as found"
+        ~ " on found.run_id = audited.run_id and found.pair_name = audited.pair_name"
+        ~ " where pairs.run_id = '" ~ run_id ~ "' and audited.data_compared and not audited.halted and audited.status = 'complete'"
+        ~ " union all select pair_name, computed_run_id, null as audit from " ~ run_pairs ~ " where run_id = '" ~ run_id ~ "'"
+        ~ " order by pair_name, audit") -%}
     {%- set reconciled = found.rows | rejectattr('audit') | map(attribute='pair_name') | list -%}
     {%- set failed_audits = found.rows | selectattr('audit') | list -%}
     {%- set listed = [] -%}
@@ -48,7 +57,9 @@
     {%- endif -%}
     {%- if failed_audits or listed -%}
         {%- for row in failed_audits -%}
-            {%- do listed.append("pair '" ~ row['pair_name'] ~ "': " ~ row['audit']) -%}
+            {%- set kept = '' if row['computed_run_id'] == run_id
+                else " (the result of run " ~ row['computed_run_id'] ~ " it keeps: `dbt build --full-refresh` compares it again)" -%}
+            {%- do listed.append("pair '" ~ row['pair_name'] ~ "': " ~ row['audit'] ~ kept) -%}
         {%- endfor -%}
         {{ exceptions.raise_compiler_error("parity: run " ~ run_id ~ " failed its audits, so it is not published and the previous results stay: "
             ~ listed | join('; ')) }}

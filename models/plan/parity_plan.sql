@@ -5,8 +5,8 @@
     to compare the pair again. -#}
 {%- set side_columns = [
     'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'allowed_paths', 'connections', 'relation_name', 'canonical_sql', 'native_sql',
-    'checksum_sql', 'profile_sql', 'blocks_sql', 'bounds_sql', 'blocks_between_sql', 'duplicates_sql', 'duplicate_examples_sql', 'checksums_sql', 'rows_sql', 'rows_of_keys_sql', 'key_names', 'column_names', 'schema_snapshot',
-    'file_view',
+    'checksum_sql', 'exact_checksum_sql', 'profile_sql', 'blocks_sql', 'bounds_sql', 'blocks_between_sql', 'duplicates_sql', 'duplicate_examples_sql', 'checksums_sql', 'rows_sql', 'rows_of_keys_sql', 'key_names', 'column_names', 'schema_snapshot',
+    'file_view', 'fingerprint',
 ] -%}
 {%- set plan_columns = [
     'run_id', 'pair_name', 'algorithm', 'key_columns', 'value_columns', 'position_column', 'key_is_position', 'native_hash_column', 'config_json', 'column_rules',
@@ -25,7 +25,7 @@
 {%- set descriptions = {} -%}
 {%- if execute and pairs -%}
     {%- set remote_columns = run_query(
-        'select pair_name, side, column_name, data_type, nullable, rounding, problem, warning from ' ~ remote_columns_relation
+        'select pair_name, side, column_name, data_type, nullable, rounding, problem, warning, fingerprint from ' ~ remote_columns_relation
         ~ " where run_id = '" ~ invocation_id ~ "' order by pair_name, side, ordinal"
     ) -%}
 {%- endif -%}

@@ -65,6 +65,12 @@ class SidePlan:
     # For a side in another engine: its first keys held by more than one row, with their rows
     # (asked only for a duplicate-key error); else empty.
     duplicate_examples_sql: str = ""
+    # The aggregate that sums the exact row hashes of a side whose rows hash on a tolerance's
+    # grid (the first pass's exact checksum, which a re-run compares); "": checksum_sql's.
+    exact_checksum_sql: str = ""
+    # A PostgreSQL side's change fingerprint as the plan read it (JSON of kind, digest and
+    # detail: sides/pg_fingerprint.py); "" for other engines.
+    fingerprint: str = ""
     # For files Spark reads only with a schema (Parquet UUID columns): the temporary view the
     # side's SQL selects from, registered in the session before it runs (sides/file_views.py).
     file_view: FileView | None = None
@@ -232,6 +238,8 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         canonical_sql=field("canonical_sql"),
         native_sql=field("native_sql"),
         checksum_sql=field("checksum_sql"),
+        exact_checksum_sql=field("exact_checksum_sql"),
+        fingerprint=field("fingerprint"),
         profile_sql=field("profile_sql"),
         blocks_sql=field("blocks_sql"),
         bounds_sql=field("bounds_sql"),

@@ -16,7 +16,8 @@ from tests.integration.mariadb_server import client
 
 
 def canonical_rows(plan: SidePlan, spark: SparkSession) -> dict[str, tuple]:
-    """Every canonical row of one side, downloaded from its engine, by key."""
+    """Every canonical row of one side, downloaded from its engine, by key; its row hashes
+    checked against the reference's."""
     if plan.dialect == "spark":
         frame = spark.sql(plan.canonical_sql)
         names, rows = frame.columns, [tuple(row) for row in frame.collect()]
@@ -41,6 +42,9 @@ def canonical_rows(plan: SidePlan, spark: SparkSession) -> dict[str, tuple]:
     for row in rows:
         values = tuple(row[i] for i in fields)
         assert row[names.index("__parity_hash")] == row_hash(row[i] for i in hashed)
+        # A row hashed on a grid also has its exact hash, for the first pass's exact checksum.
+        if "__parity_exact" in position:
+            assert row[position["__parity_exact"]] == row_hash(row[i] for i in fields)
         found[values[0]] = values + tuple(row[i] for i in tolerant)
     return found
 

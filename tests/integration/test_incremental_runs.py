@@ -1,10 +1,11 @@
 """Re-runs compare only what changed: a pair whose configuration, tolerance, schemas and inputs are
 those of its last published result keeps that result (nothing scanned beyond the fingerprint);
-any change, or state that is missing, partial or corrupted, compares the pair in full, saying
-why; `--full-refresh` compares every pair and keeps the history. A side without an input
-fingerprint (a PostgreSQL table) is read again every run, but by hashdiff's first pass only while
-both sides' whole-table checksums are those of the last result; once they change, the segments
-that differed last time and did not change are not drilled into again."""
+any change, or state that is missing, partial or corrupted (a kept result edited by hand), compares
+the pair in full, saying why; `--full-refresh` compares every pair and keeps the history. A side
+without an input fingerprint (a PostgreSQL table) is read again every run, but by hashdiff's first
+pass only while both sides' exact whole-table checksums are those of the last result (a tolerant
+pair's too); once they change, the segments that differed last time and did not change are not
+drilled into again."""
 
 from __future__ import annotations
 
@@ -46,6 +47,10 @@ RECOPIED = "recopied"
 # is declared NOT NULL then (nullability drift alone: no row changes); the first's copy again
 # under a tolerance, whose checksums hash on its grid; and a copy with differences of its own
 # (REWORKED), by its integer key and by a compound key, whose rows change in two segments then.
+# Two more: a copy of the reworked one whose kept result is edited by hand to pass (EDITED), and a
+# copy under a tolerance whose values move within it (NUDGED). The copies are unlogged tables,
+# whose change fingerprint PostgreSQL cannot give (test_pg_fingerprints.py): their pairs are kept
+# or compared by their first pass's checksums.
 PG_SOURCES_FILE = "models/incremental_pg_sources.yml"
 
 
@@ -71,6 +76,13 @@ PG_PAIR_CONFIGS = [
         tolerance={"columns": {"discount": {"abs_tol": 1e-6}}},
     ),
     pg_pair("reworked", "reworked", "legacy_orders", bisection_threshold=16),
+    pg_pair("edited", "edited", "legacy_orders", bisection_threshold=16),
+    pg_pair(
+        "nudged",
+        "nudged",
+        "legacy_orders",
+        tolerance={"columns": {"discount": {"abs_tol": 1e-6}}},
+    ),
     pg_pair(
         "reworked_by_two",
         "reworked",
@@ -81,7 +93,11 @@ PG_PAIR_CONFIGS = [
 ]
 PG_PAIRS = [pair["name"] for pair in PG_PAIR_CONFIGS]
 # The copies, each named as the first pair over it.
-PG_TABLES = ["steady", "drifting", "tightened", "reworked"]
+PG_TABLES = ["steady", "drifting", "tightened", "reworked", "edited", "nudged"]
+EDITED, NUDGED = "edited", "nudged"
+NO_FINGERPRINT = (
+    "the source has no input fingerprint (an unlogged table: a crash empties it, uncounted)"
+)
 # The reworked copy's differences: as many rows as the legacy orders, one lost, one added, two
 # values changed.
 REWORKED = [
@@ -130,9 +146,13 @@ def pg_tables(scratch, remote_legacy):
     with psycopg.connect(remote_legacy, autocommit=True) as connection:
         for name in PG_TABLES:
             connection.execute(f"drop table if exists incremental_{name}")
-            connection.execute(f"create table incremental_{name} as select * from orders")
+            connection.execute(f"create unlogged table incremental_{name} as select * from orders")
         for statement in REWORKED:
             connection.execute(statement)
+        connection.execute(f"drop table incremental_{EDITED}")
+        connection.execute(
+            f"create unlogged table incremental_{EDITED} as select * from incremental_reworked"
+        )
     tables = [{"name": f"incremental_{name}"} for name in PG_TABLES]
     parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
     sources = {
@@ -170,6 +190,28 @@ def tamper(spark, schema: str, pair_name: str) -> None:
     rows = spark.table(table).localCheckpoint()
     forged = F.when(F.col("pair_name") == pair_name, F.lit("files:" + "0" * 64))
     rows = rows.withColumn("target_fingerprint", forged.otherwise(F.col("target_fingerprint")))
+    rows.write.insertInto(table, overwrite=True)
+
+
+def edit_result(spark, schema: str, pair_name: str) -> None:
+    """The kept result of one pair edited by hand to pass, its state untouched: in the history the
+    next run reads it from."""
+    table = f"{schema}.parity_run_results"
+    rows = spark.table(table).localCheckpoint()
+    edited = F.col("pair_name") == pair_name
+    rows = rows.withColumn("passed", F.when(edited, F.lit(True)).otherwise(F.col("passed")))
+    rows = rows.withColumn(
+        "differing_rows", F.when(edited, F.lit(0)).otherwise(F.col("differing_rows"))
+    )
+    rows.write.insertInto(table, overwrite=True)
+
+
+def move_rows(spark, schema: str, pair_name: str) -> None:
+    """A kept result's rows moved edited by hand: no longer the sum of both sides'."""
+    table = f"{schema}.parity_run_results"
+    rows = spark.table(table).localCheckpoint()
+    edited = F.col("pair_name") == pair_name
+    rows = rows.withColumn("rows_moved", F.when(edited, F.lit(999)).otherwise(F.col("rows_moved")))
     rows.write.insertInto(table, overwrite=True)
 
 
@@ -218,12 +260,18 @@ def runs(scratch, spark, copies, pg_tables):
         lambda rows: rows.withColumn("doc", F.to_json(F.struct("status", "amount", "is_gift"))),
     )
     tamper(spark, scratch.schema, "corrupted")
+    edit_result(spark, scratch.schema, EDITED)
     shutil.rmtree(copies / "vanished")
     with psycopg.connect(pg_tables, autocommit=True) as connection:
         connection.execute("update incremental_drifting set amount = amount + 1 where order_id = 7")
         # One new difference, and one row of a segment that differed already changed again.
         connection.execute("update incremental_reworked set amount = amount + 1 where order_id = 7")
         connection.execute("update incremental_reworked set note = 'late' where order_id = 1500")
+        # Values moved within the tolerance (abs_tol 1e-6), on many rows: those crossing a cell of
+        # the grid (2^-20) are found by the drill-down.
+        connection.execute(
+            f"update incremental_{NUDGED} set discount = discount + 9e-7 where order_id <= 200"
+        )
         # `create table as` copied no constraint: the key column was nullable until now.
         connection.execute("alter table incremental_tightened alter column order_id set not null")
     retuned = [
@@ -235,11 +283,16 @@ def runs(scratch, spark, copies, pg_tables):
     retuned += [pair(RECOPIED, algorithm="hashdiff"), *PG_PAIR_CONFIGS]
     third = run(scratch, spark, retuned)
     history.append(history_rows(spark, scratch.schema))
+    # A kept result edited where its hash does not look, but its audits do: the run that would
+    # publish it again fails them, and publishes nothing.
+    move_rows(spark, scratch.schema, "steady")
+    audited = reconcile(scratch, retuned)
     refreshed = run(scratch, spark, retuned, "--full-refresh")
     return {
         "first": first,
         "second": second,
         "third": third,
+        "audited": audited,
         "refreshed": refreshed,
         # Rows of the history after each of the first three runs: (Parquet pairs, PostgreSQL's).
         "history": history,
@@ -377,35 +430,33 @@ def test_the_first_run_keeps_each_sides_checksum_with_its_result(runs, spark, sc
     kept = spark.table(f"{scratch.schema}.parity_run_results").where(
         F.col("run_id") == first["steady"]["run_id"]
     )
-    for row in kept.where(F.col("pair_name").isin(PG_TABLES)).collect():
+    checksums = {}
+    for row in kept.where(F.col("pair_name").isin([*PG_TABLES, "tolerant"])).collect():
         assert row["source_checksum"].startswith("rows 3000, null keys 0"), row
         assert row["target_checksum"].startswith("rows "), row
-    # joindiff's first pass has no whole-table checksum, and a tolerant one keeps none.
-    for row in kept.where(F.col("pair_name").isin([*PAIRS, "tolerant"])).collect():
+        checksums[row["pair_name"]] = (row["source_checksum"], row["target_checksum"])
+    # A tolerant pair keeps its sides' exact checksums: those of the same tables compared exactly.
+    assert checksums["tolerant"] == checksums["steady"]
+    # joindiff's first pass has no whole-table checksum.
+    for row in kept.where(F.col("pair_name").isin(PAIRS)).collect():
         assert (row["source_checksum"], row["target_checksum"]) == ("", ""), row
 
 
 def test_a_run_that_finds_the_same_checksums_keeps_the_last_result(runs):
     first, found_first, _ = runs["first"]
     second, found_second, logged = runs["second"]
-    for name in PG_TABLES:
+    # A tolerant pair too: by its exact checksums, beside the tolerant ones.
+    for name in [*PG_TABLES, "tolerant"]:
         assert_kept(
             first[name],
             second[name],
-            f"unchanged since run {first[name]['run_id']}: the source has no input fingerprint"
-            " (compared by its whole-table checksum), but both sides' whole-table checksums are"
-            " that run's",
+            f"unchanged since run {first[name]['run_id']}: {NO_FINGERPRINT}, but both sides'"
+            " whole-table checksums are that run's",
         )
         assert any(f"'{name}': unchanged since run" in line for line in logged), name
-    # Read by the first pass only: no drill-down, no download, no new history row but the
-    # tolerant pair's, compared again: its checksums would not see values moved within tolerance.
+    # Read by the first pass only: no drill-down, no download, no new history row.
     assert not [line for line in logged if "pass 2" in line or "downloaded" in line]
-    assert runs["history"][1][1] == runs["history"][0][1] + 1
-    tolerant = second["tolerant"]
-    assert (tolerant["run_mode"], tolerant["passed"]) == ("compared", True), tolerant
-    assert tolerant["run_mode_reason"] == (
-        "the source has no input fingerprint (compared by its whole-table checksum)"
-    )
+    assert runs["history"][1][1] == runs["history"][0][1]
     # What the kept result found is still what is published.
     assert found_second["drifting"] == found_first["drifting"]
 
@@ -417,10 +468,11 @@ def test_a_changed_table_is_compared_again_and_found(runs):
     assert third["steady"]["run_id"] == first["steady"]["run_id"]
     drifting = third["drifting"]
     assert drifting["run_mode"] == "compared"
-    assert drifting["run_mode_reason"].startswith("the source has no input fingerprint")
-    # drifting's new result, tightened's (test_nullability_drift_alone_...), tolerant's and the
-    # reworked pairs' (test_segments_unchanged_since_...).
-    assert runs["history"][2][1] == runs["history"][1][1] + 5
+    assert drifting["run_mode_reason"] == NO_FINGERPRINT
+    # drifting's new result, tightened's (test_nullability_drift_alone_...), the reworked pairs'
+    # (test_segments_unchanged_since_...), the edited and the nudged pair's.
+    assert runs["history"][2][1] == runs["history"][1][1] + 6
+    assert third["tolerant"]["run_mode"] == "unchanged"
     before, after = (
         {finding(d) for d in found["drifting"]} for found in (found_first, found_third)
     )
@@ -490,3 +542,52 @@ def test_nullability_drift_alone_compares_the_pair_again(runs, spark, scratch):
     }
     assert "nullability_changed" not in changes[second["tightened"]["run_id"]]
     assert "nullability_changed" in changes[tightened["run_id"]]
+
+
+def test_a_kept_result_edited_by_hand_is_compared_again(runs):
+    first, found_first, _ = runs["first"]
+    second, _, _ = runs["second"]
+    third, found_third, _ = runs["third"]
+    assert (first[EDITED]["passed"], first[EDITED]["differing_rows"]) == (False, 5)
+    assert second[EDITED]["run_mode"] == "unchanged"
+    # Its state untouched, but its verdict and count not those its hash covers.
+    edited = third[EDITED]
+    assert (edited["run_mode"], edited["run_mode_reason"]) == (
+        "compared",
+        "its state is corrupted (its hash does not match it)",
+    )
+    assert (edited["status"], edited["passed"], edited["differing_rows"]) == ("complete", False, 5)
+    assert len(found_third[EDITED]) == 5
+    assert {finding(d) for d in found_third[EDITED]} == {finding(d) for d in found_first[EDITED]}
+
+
+def test_a_tolerant_pair_whose_values_moved_within_tolerance_is_compared_again(runs):
+    second, _, _ = runs["second"]
+    third, _, _ = runs["third"]
+    assert second[NUDGED]["run_mode"] == "unchanged"
+    nudged = third[NUDGED]
+    # Its exact checksums moved; its tolerant ones may not have: compared, still passed, and
+    # the values that moved within tolerance where the drill-down met them.
+    assert (nudged["run_mode"], nudged["run_mode_reason"]) == (
+        "compared",
+        NO_FINGERPRINT,
+    )
+    assert (nudged["status"], nudged["passed"], nudged["differing_rows"]) == (
+        "complete",
+        True,
+        0,
+    )
+    assert 0 < nudged["within_tolerance_rows"] <= 200, nudged
+    assert nudged["within_tolerance_rows"] > second[NUDGED]["within_tolerance_rows"]
+
+
+def test_a_kept_result_that_fails_its_audits_is_not_published_again(runs):
+    first, _, _ = runs["first"]
+    third, _, _ = runs["third"]
+    assert third["steady"]["run_mode"] == "unchanged"
+    audited = runs["audited"]
+    assert not audited.success
+    assert (
+        f"pair 'steady': rows moved (the result of run {first['steady']['run_id']} it keeps:"
+        " `dbt build --full-refresh` compares it again)"
+    ) in error_text(audited)

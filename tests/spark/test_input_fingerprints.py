@@ -173,13 +173,18 @@ def test_a_duckdb_side_is_its_database_file(spark, tmp_path, monkeypatch):
     assert input_fingerprint(spark, plan).digest != first.digest
 
 
-@pytest.mark.parametrize("dialect", ["postgres", "mysql"])
-def test_servers_are_compared_by_checksum_without_a_session(spark, dialect):
+@pytest.mark.parametrize(
+    ("dialect", "reason"),
+    [
+        # A PostgreSQL side's fingerprint is the plan's (sides/pg_fingerprint.py): here, none.
+        ("postgres", "the plan read no fingerprint of it"),
+        ("mysql", "compared by its whole-table checksum"),
+    ],
+)
+def test_servers_are_fingerprinted_without_a_session(spark, dialect, reason):
     # The variable is not set: nothing may try to connect.
     plan = side("public.orders", dialect, "PARITY_TEST_NO_SUCH_VARIABLE")
-    assert input_fingerprint(spark, plan) == InputFingerprint(
-        "none", "", "compared by its whole-table checksum"
-    )
+    assert input_fingerprint(spark, plan) == InputFingerprint("none", "", reason)
 
 
 def test_an_error_gives_no_fingerprint_and_no_failure(spark, caplog):

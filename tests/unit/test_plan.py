@@ -18,6 +18,8 @@ def side_fields(side):
         "canonical_sql": "select 1",
         "native_sql": "select 2",
         "checksum_sql": "sum(1)",
+        "exact_checksum_sql": "sum(2)",
+        "fingerprint": "",
         "profile_sql": "",
         "blocks_sql": "",
         "bounds_sql": "",

@@ -8,8 +8,10 @@ import pytest
 
 from parity.algorithms.segment_state import SegmentState
 from parity.pipelines.incremental import (
+    HASHED_FIELDS,
     STATE_FIELDS,
     UNREAD_SCHEMA,
+    VERDICT_FIELDS,
     Rerun,
     _checksums_since,
     _last_state,
@@ -35,6 +37,19 @@ STATE = {
     "source_checksum": "rows 3, null keys 0, duplicate keys 0, compared 3, sum 17",
     "target_checksum": "rows 3, null keys 0, duplicate keys 0, compared 3, sum 18",
     "segment_checksums": "space 0 1024 1024 32 depth 1; 3 1 9 1 10",
+    # Its verdict and counts, as the history gives them back (text): a pair that differs.
+    **{name: "0" for name in VERDICT_FIELDS},
+    "data_compared": "true",
+    "passed": "false",
+    "halted": "false",
+    "keys_flagged": "false",
+    "schema_compatible": "true",
+    "source_rows": "3",
+    "target_rows": "3",
+    "value_mismatch_rows": "1",
+    "mismatched_values": "1",
+    "differing_rows": "1",
+    "row_drift_pct": "0.000000",
 }
 CHECKSUMS = (STATE["source_checksum"], STATE["target_checksum"])
 
@@ -82,11 +97,29 @@ def test_a_side_without_fingerprint_is_always_compared():
     assert reason == "the source has no input fingerprint (compared by its whole-table checksum)"
 
 
-@pytest.mark.parametrize("field", [*STATE_FIELDS, "run_id", "status"])
+@pytest.mark.parametrize("field", [*HASHED_FIELDS, "run_id", "status"])
 def test_a_state_whose_hash_does_not_match_is_corrupted(field):
     assert why(previous(**{field: "tampered"})) == (
         "its state is corrupted (its hash does not match it)"
     )
+
+
+def test_a_result_edited_to_pass_is_corrupted():
+    """The kept result of a pair that differs, edited by hand to pass, its state untouched."""
+    edited = previous(passed="true", differing_rows="0")
+    assert why(edited) == "its state is corrupted (its hash does not match it)"
+    assert _last_state(edited, STATE) is None
+
+
+@pytest.mark.parametrize("field", VERDICT_FIELDS)
+def test_a_state_without_a_count_is_partial_but_a_null_count_is_not(field):
+    last = previous()
+    del last[field]
+    assert why(last) == "its state is partial"
+    # A pair whose data was not compared has NULL sizes and key counts, and its state is whole.
+    last = {**previous(), field: None}
+    last["state_hash"] = state_hash("r1", "complete", last)
+    assert why(last) is None
 
 
 @pytest.mark.parametrize("field", [*STATE_FIELDS, "run_id", "status", "state_hash"])
@@ -171,8 +204,11 @@ def test_no_state_says_why():
 
 
 def test_a_first_pass_is_kept_with_everything_the_result_depends_on():
-    profile = Profile(Checksum(3, 17), 1, 9, KeyCounts(5, 3, 1, 1))
+    profile = Profile(Checksum(3, 17), 1, 9, KeyCounts(5, 3, 1, 1), 17)
     assert checksum_text(profile) == ("rows 5, null keys 1, duplicate keys 1, compared 3, sum 17")
+    # The exact checksum of a side hashed on a tolerance's grid, not its tolerant one.
+    tolerant = Profile(Checksum(3, 17), 1, 9, KeyCounts(5, 3, 1, 1), 23)
+    assert checksum_text(tolerant).endswith("compared 3, sum 23")
 
 
 def rerun(last: dict, now: dict | None = None) -> Rerun:
@@ -284,7 +320,7 @@ def test_a_result_kept_by_its_fingerprints_keeps_its_hash():
 
 
 def test_a_result_this_run_computed_keeps_its_own_state():
-    own = {name: STATE[name] for name in STATE_FIELDS if "fingerprint" not in name}
+    own = {name: STATE[name] for name in HASHED_FIELDS if "fingerprint" not in name}
     state, hashed = next_state(Rerun("compared", "why", "r2", STATE), "r2", "complete", own)
     assert state == STATE and hashed == state_hash("r2", "complete", STATE)
 
@@ -293,4 +329,21 @@ def test_no_state_comes_first_when_the_plan_failed_too():
     missing = {"missing": "--full-refresh: every pair compared in full"}
     assert _why_compared(missing, STATE, {"source": FILES, "target": FILES}, unplanned=True) == (
         "--full-refresh: every pair compared in full; this run's plan could not plan it"
+    )
+
+
+def test_a_fingerprint_refused_in_one_run_is_no_change_of_inputs():
+    # This run refused it (a PostgreSQL table while another session was active).
+    refused = InputFingerprint.none("1 other session(s) of the database active")
+    now = {**STATE, "source_fingerprint": ""}
+    assert why(previous(), now, {"source": refused, "target": FILES}) == (
+        "the source has no input fingerprint (1 other session(s) of the database active)"
+    )
+    # The last run refused it, this one has it.
+    last = {**STATE, "source_fingerprint": "", "run_id": "r1", "status": "complete"}
+    last["state_hash"] = state_hash("r1", "complete", last)
+    assert why(last) == "the source had no input fingerprint in run r1"
+    # Beside a real change, only the change is named.
+    assert why(previous(), {**now, "config_hash": "c2"}, {"source": refused, "target": FILES}) == (
+        "its configuration changed"
     )

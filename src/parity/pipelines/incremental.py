@@ -41,6 +41,34 @@ DECISION_FIELDS = (
 # segment pass: SegmentState.text; "" where joindiff ran, or none ran, or none was kept).
 CHECKSUM_FIELDS = ("source_checksum", "target_checksum", "segment_checksums")
 STATE_FIELDS = (*DECISION_FIELDS, *CHECKSUM_FIELDS)
+# The result's verdict and every published count it rests on: its hash covers them too, so a
+# result edited by hand (passed, differing_rows) no longer matches it and is compared again.
+# NULL where no data was compared, so only their absence makes a state partial.
+VERDICT_FIELDS = (
+    "data_compared",
+    "passed",
+    "halted",
+    "keys_flagged",
+    "schema_compatible",
+    "source_rows",
+    "target_rows",
+    "missing_in_target_rows",
+    "missing_in_source_rows",
+    "value_mismatch_rows",
+    "duplicate_in_source_rows",
+    "duplicate_in_target_rows",
+    "within_tolerance_rows",
+    "mismatched_values",
+    "within_tolerance_values",
+    "differing_rows",
+    "schema_findings",
+    "row_drift_pct",
+    "source_null_keys",
+    "source_duplicate_keys",
+    "target_null_keys",
+    "target_duplicate_keys",
+)
+HASHED_FIELDS = (*STATE_FIELDS, *VERDICT_FIELDS)
 # The fields of the state that a pair's result holds itself (the rest come from this run's
 # fingerprints).
 RESULT_FIELDS = (*DECISION_FIELDS[:4], *CHECKSUM_FIELDS)
@@ -79,7 +107,7 @@ class Rerun:
     segments_since: tuple[str, SegmentState] | None = None
     # The last result's state (STATE_FIELDS, with its run_id and status) where it is sound and
     # computed under this configuration, tolerance and schemas: what a kept result keeps.
-    last_state: dict[str, str] | None = None
+    last_state: dict[str, str | None] | None = None
 
     @property
     def unchanged(self) -> bool:
@@ -100,11 +128,13 @@ class Rerun:
 
 def checksum_text(profile: Profile) -> str:
     """A side's first pass as the state keeps it: everything a result computed from the side
-    depends on (its checksum, and its key counts, which the checksum does not cover)."""
+    depends on (its exact checksum, and its key counts, which the checksum does not cover). The
+    exact checksum, not the tolerant one: a value moved within tolerance leaves a tolerant
+    checksum as it was, and changes what the result says of it."""
     counts = profile.counts
     return (
         f"rows {counts.rows}, null keys {counts.null_keys}, duplicate keys"
-        f" {counts.duplicate_keys}, compared {profile.checksum.rows}, sum {profile.checksum.total}"
+        f" {counts.duplicate_keys}, compared {profile.checksum.rows}, sum {profile.exact_total}"
     )
 
 
@@ -113,16 +143,34 @@ def fingerprint_text(fingerprint: InputFingerprint) -> str:
     return f"{fingerprint.kind}:{fingerprint.digest}" if fingerprint.digest else ""
 
 
+def verdict_text(result: PairResult) -> dict[str, str | None]:
+    """A result's verdict and counts (VERDICT_FIELDS) as the next run reads them back from the
+    history, cast to text by Spark (macros/plan/previous_states.sql): booleans `true`/`false`,
+    integers in decimal, the drift with its 6 decimals, NULL as None."""
+    texts: dict[str, str | None] = {}
+    for name in VERDICT_FIELDS:
+        value = getattr(result, name)
+        if value is None:
+            texts[name] = None
+        elif isinstance(value, bool):
+            texts[name] = str(value).lower()
+        elif name == "row_drift_pct":
+            texts[name] = f"{value:.6f}"
+        else:
+            texts[name] = str(int(value))
+    return texts
+
+
 def state_hash(run_id: str, status: str, state: dict[str, str | None]) -> str:
-    """sha256 of a result's state, with the run that computed it and its status: a state row
-    whose fields no longer give its hash is corrupted."""
-    return canonical_hash([run_id, status, *(state.get(name) for name in STATE_FIELDS)])
+    """sha256 of a result's state and verdict, with the run that computed it and its status: a
+    state row whose fields no longer give its hash is corrupted."""
+    return canonical_hash([run_id, status, *(state.get(name) for name in HASHED_FIELDS)])
 
 
 def kept(result: PairResult, rerun: Rerun) -> PairResult:
     """The result with what this run did with the pair, and the state the next run decides by
     (next_state)."""
-    own = {name: getattr(result, name) for name in RESULT_FIELDS}
+    own = {**{name: getattr(result, name) for name in RESULT_FIELDS}, **verdict_text(result)}
     state, hashed = next_state(rerun, result.run_id, result.status, own)
     return replace(
         result,
@@ -136,16 +184,21 @@ def kept(result: PairResult, rerun: Rerun) -> PairResult:
 
 
 def next_state(
-    rerun: Rerun, run_id: str, status: str, own: dict[str, str]
-) -> tuple[dict[str, str], str]:
+    rerun: Rerun, run_id: str, status: str, own: dict[str, str | None]
+) -> tuple[dict[str, str | None], str]:
     """The state a pair's row of this run leaves the next, and its hash: this run's fingerprints,
     and the rest of the state of the result published for the pair, the hash covering that
-    result's run and status. That is the result's own state (``own``, RESULT_FIELDS) where this
+    result's run and status. That is the result's own state (``own``, RESULT_FIELDS and
+    VERDICT_FIELDS) where this
     run computed it, else the kept result's. The next run reads the fingerprints and the hash
     from this run's row of parity_run_pairs (macros/plan/previous_states.sql), so inputs
     rewritten with the same rows, kept by their checksums, are fingerprinted from then on
     instead of read again every run."""
-    state = {"source_fingerprint": "", "target_fingerprint": "", **rerun.state}
+    state: dict[str, str | None] = {
+        "source_fingerprint": "",
+        "target_fingerprint": "",
+        **rerun.state,
+    }
     if rerun.unchanged and rerun.last_state is not None:
         last = rerun.last_state
         state = {**last, **{name: state[name] for name in FINGERPRINT_FIELDS}}
@@ -191,12 +244,21 @@ def _why_compared(
     reasons = [] if previous["status"] == "complete" else [_last_outcome(previous)]
     reasons += failed_plan
     known = KNOWN_UNPLANNED if unplanned or _unplanned(previous) else DECISION_FIELDS
-    reasons += [CHANGED[name] for name in known if previous[name] != state[name]]
+    # Inputs changed only where both runs fingerprinted them: a fingerprint refused in one run
+    # (a PostgreSQL table while another session was active) is no change.
+    reasons += [
+        CHANGED[name]
+        for name in known
+        if previous[name] != state[name]
+        and (name not in FINGERPRINT_FIELDS or (previous[name] and state[name]))
+    ]
     if reasons:
         return "; ".join(reasons)
     for side, fingerprint in inputs.items():
         if not fingerprint.digest:
             return f"the {side} has no input fingerprint ({fingerprint.detail})"
+        if not previous[f"{side}_fingerprint"]:
+            return f"the {side} had no input fingerprint in run {previous['run_id']}"
     return None
 
 
@@ -221,7 +283,7 @@ def _state_problem(previous: dict[str, str | None]) -> str | None:
         return str(previous["missing"])
     if any(
         previous.get(name) is None for name in ("run_id", "status", "state_hash", *STATE_FIELDS)
-    ):
+    ) or any(name not in previous for name in VERDICT_FIELDS):
         return "its state is partial"
     run_id, status = str(previous["run_id"]), str(previous["status"])
     if previous["state_hash"] != state_hash(run_id, status, previous):
@@ -229,14 +291,18 @@ def _state_problem(previous: dict[str, str | None]) -> str | None:
     return None
 
 
-def _last_state(previous: dict[str, str | None], state: dict[str, str]) -> dict[str, str] | None:
-    """The last result's state, with its run and status, where it can be built on: sound, and
-    computed under this configuration, tolerance and schemas (only its inputs may differ)."""
+def _last_state(
+    previous: dict[str, str | None], state: dict[str, str]
+) -> dict[str, str | None] | None:
+    """The last result's state and verdict, with its run and status, where it can be built on:
+    sound, and computed under this configuration, tolerance and schemas (only its inputs may
+    differ)."""
     if _state_problem(previous) is not None or previous["status"] != "complete":
         return None
     if any(previous[name] != state[name] for name in DECISION_FIELDS[:4]):
         return None
-    return {name: str(previous[name]) for name in ("run_id", "status", *STATE_FIELDS)}
+    kept = {name: str(previous[name]) for name in ("run_id", "status", *STATE_FIELDS)}
+    return {**kept, **{name: previous[name] for name in VERDICT_FIELDS}}
 
 
 def _checksums_since(last: dict[str, str] | None) -> tuple[str, tuple[str, str]] | None:

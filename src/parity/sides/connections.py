@@ -84,6 +84,10 @@ RESTARTING = re.compile(
 )
 
 
+# The application_name of parity's PostgreSQL sessions, where the URL names none.
+PARITY_APPLICATION = "parity"
+
+
 class ReadOnlyConnection:
     """One read-only session; ``query`` runs exactly one statement and returns its rows."""
 
@@ -282,6 +286,10 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
         # At least 1 ms: PostgreSQL reads 0 as no limit.
         milliseconds = max(1, round(timeout * 1000))
         options["options"] = f"{own} -c statement_timeout={milliseconds}".strip()
+    # Named, so that a PostgreSQL fingerprint knows parity's own read-only sessions
+    # (sides/pg_fingerprint.py); a URL's own name stands.
+    if "application_name" not in settings:
+        options["application_name"] = PARITY_APPLICATION
     # RawCursor: parameters are PostgreSQL's own $1, $2..., so a `%` in the plan's SQL (a `where`,
     # a format) stays as written.
     connection = psycopg.connect(url, cursor_factory=psycopg.RawCursor, **options)

@@ -9,15 +9,27 @@ A fingerprint is only as good as what it describes, so each kind says what it co
 - `catalog`: what a catalog itself versions (a Delta table's version).
 - `database_file`: a DuckDB database file (and its WAL): conservative, any table's write
   changes it.
-- `none`: nothing cheap is reliable (a view, PostgreSQL, MySQL, another catalog), or the
-  relation is missing, or listing failed; the pair is compared by its checksums.
+- `pg_stats`: a PostgreSQL table's statistics counters of inserted, updated and deleted rows,
+  with its file node, the server's start and the counters' reset, read by the plan through its
+  own session (sides/pg_fingerprint.py, which says where it is refused).
+- `none`: nothing cheap is reliable (a view, MySQL, another catalog, a PostgreSQL table whose
+  counters cannot be trusted now), or the relation is missing, or listing failed; the pair is
+  compared by its checksums.
+
+MySQL and MariaDB keep `none`: InnoDB's information_schema.tables.update_time is held in memory
+only (lost on restart, NULL again until the next write), is cached for
+information_schema_stats_expiry (a day by default, MySQL 8), is not kept for partitioned or
+every kind of table, and moves at commit with a resolution of a second; table_rows is an
+estimate; CHECKSUM TABLE reads every row. Nothing tells a change without a scan, so the
+whole-table checksum of the first pass decides.
 
 Nothing here fails a run: an error gives `none` with the reason. No session is opened to an
-engine outside Spark.
+engine outside Spark here.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -37,14 +49,13 @@ from parity.sides.unreadable_files import FILE_RELATION
 SESSION_CATALOG = "spark_catalog"
 # The characters that make a path a glob for Spark (SparkHadoopUtil.isGlobPath).
 GLOB = re.compile(r"[{}\[\]*?\\]")
-# Engines whose cheap change markers are not reliable: PostgreSQL's statistics counters are
-# asynchronous and reset, InnoDB's update_time is lost on restart.
-CHECKSUMMED = {"postgres", "mysql"}
+# Engines whose cheap change markers are not reliable: InnoDB's update_time is lost on restart.
+CHECKSUMMED = {"mysql"}
 
 
 @dataclass(frozen=True)
 class InputFingerprint:
-    # "files" | "catalog" | "database_file" | "none"
+    # "files" | "catalog" | "database_file" | "pg_stats" | "none"
     kind: str
     # sha256 hex of the canonical description of the inputs; "" when kind is "none".
     digest: str
@@ -75,6 +86,8 @@ def _fingerprint(spark: SparkSession, plan: SidePlan) -> InputFingerprint:
     if not plan.in_session:
         if plan.dialect == "duckdb":
             return _duckdb_file(plan.connection_env)
+        if plan.dialect == "postgres":
+            return _planned(plan.fingerprint)
         if plan.dialect in CHECKSUMMED:
             return InputFingerprint.none("compared by its whole-table checksum")
         return InputFingerprint.none(
@@ -220,6 +233,15 @@ def _ignored(name: str) -> bool:
         or name.endswith("._COPYING_")
     )
     return excluded and not name.startswith(("_common_metadata", "_metadata"))
+
+
+def _planned(fingerprint: str) -> InputFingerprint:
+    """A PostgreSQL side's fingerprint as the plan read it; none where it read none (its side
+    could not be read)."""
+    if not fingerprint:
+        return InputFingerprint.none("the plan read no fingerprint of it")
+    found = json.loads(fingerprint)
+    return InputFingerprint(found["kind"], found["digest"], found["detail"])
 
 
 def _duckdb_file(connection_env: str) -> InputFingerprint:

@@ -3,7 +3,9 @@
 A side that cannot be read (its variable unset, its engine unreachable, its catalog refusing
 the query, a role parity refuses to read as) is one row with the reason (``problem``): the plan
 makes that pair an error of its own and plans every other pair. What the plan and the report
-should say of a side's role (it may write the relation) is its first row's ``warning``."""
+should say of a side's role (it may write the relation) is its first row's ``warning``; a
+PostgreSQL relation's change fingerprint (sides/pg_fingerprint.py), read through the same
+session before any of its rows, is its first row's ``fingerprint``."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from parity.errors import ParityError
 from parity.log import logger
 from parity.plan import allowed_paths, timeout_seconds
 from parity.sides.connections import QueryError, ReadOnlyConnection, connect
+from parity.sides.pg_fingerprint import postgres_fingerprint
 from parity.sides.privileges import role_powers
 from parity.sides.published_errors import the_run
 
@@ -64,6 +67,8 @@ COLUMNS_SCHEMA = T.StructType(
         T.StructField("problem", T.StringType(), True),
         # What to say of the side's role (it may write the relation), on its first row; else NULL.
         T.StructField("warning", T.StringType(), True),
+        # A PostgreSQL relation's change fingerprint (JSON), on its first row; else NULL.
+        T.StructField("fingerprint", T.StringType(), True),
     ]
 )
 
@@ -145,6 +150,11 @@ def _columns(connection: ReadOnlyConnection, relation: Row, rounding: str | None
         return [_problem_row(relation, reason)]
     if warning:
         logger.warning("parity pair '%s': %s", relation["pair_name"], warning)
+    fingerprint = None
+    if connection.dialect == "postgres":
+        fingerprint = postgres_fingerprint(
+            connection, relation["schema_name"], relation["table_name"]
+        )
     return [
         (
             *owner,
@@ -155,6 +165,7 @@ def _columns(connection: ReadOnlyConnection, relation: Row, rounding: str | None
             rounding,
             None,
             warning if ordinal == 0 else None,
+            fingerprint if ordinal == 0 else None,
         )
         for ordinal, (name, data_type, nullable) in enumerate(found)
     ]
@@ -171,6 +182,7 @@ def _problem_row(relation: Row, problem: str) -> tuple:
         False,
         None,
         problem,
+        None,
         None,
     )
 

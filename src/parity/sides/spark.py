@@ -40,6 +40,8 @@ class SparkSide:
         # joindiff's first pass: every row's canonical key and native hash.
         self.native: DataFrame | None = spark.sql(plan.native_sql) if plan.native_sql else None
         self._checksum = F.expr(plan.checksum_sql)
+        # The first pass's exact checksum (Profile.exact_total), in the same scan.
+        self._exact = F.expr(plan.exact_checksum_sql or plan.checksum_sql)
         # hashdiff's profile, kept in the executors: per block of 2^CELL_BITS consecutive keys
         # where the key is its own position, else per key; each row a position (the block's
         # first), its rows and checksum. The checksums of any cells aligned to key_block are
@@ -87,6 +89,7 @@ class SparkSide:
         per_key = self.canonical.groupBy(*self.plan.key_columns).agg(
             F.count(F.lit(1)).alias("rows"),
             self._checksum.alias("total"),
+            self._exact.alias("exact"),
             # A key's position is a function of the key: one per group.
             F.min(position).alias(position),
         )
@@ -114,6 +117,7 @@ class SparkSide:
         per_block = self.canonical.groupBy(key_cell(F.col(position)).alias(BLOCK)).agg(
             F.count(F.lit(1)).alias("rows"),
             self._checksum.alias("total"),
+            self._exact.alias("exact"),
             F.bit_or(key_bit(position)).alias("bits"),
             F.min(position).alias(position),
             F.max(position).alias("high"),
@@ -212,6 +216,7 @@ def _totals(compared: Column, low: str, high: str) -> list[Column]:
         F.min(F.when(compared, F.col(low))).alias("low"),
         F.max(F.when(compared, F.col(high))).alias("high"),
         F.sum(F.when(~compared, F.col("rows"))).alias("null_keys"),
+        F.sum(F.when(compared, F.col("exact"))).alias("exact"),
     ]
 
 
@@ -223,6 +228,7 @@ def _profile(row: dict, duplicate_keys: int) -> Profile:
         row["low"],
         row["high"],
         KeyCounts(int(row["rows"] or 0), compared, int(row["null_keys"] or 0), duplicate_keys),
+        int(row["exact"] or 0),
     )
 
 

@@ -76,7 +76,7 @@ class SqlSide:
     def profile(self) -> Profile:
         if self.plan.blocks_sql:
             return self._profile_by_block()
-        rows, compared_rows, total, low, high, null_keys, duplicate_keys = self._query(
+        rows, compared_rows, total, low, high, null_keys, duplicate_keys, exact = self._query(
             self.plan.profile_sql
         )[0]
         low, high = (None if v is None else int(v) for v in (low, high))
@@ -86,6 +86,7 @@ class SqlSide:
             low,
             high,
             KeyCounts(int(rows or 0), compared, int(null_keys or 0), int(duplicate_keys or 0)),
+            int(exact or 0),
         )
 
     def _profile_by_block(self) -> Profile:
@@ -98,12 +99,12 @@ class SqlSide:
             found = self._spread(self.plan.blocks_between_sql, [list(r) for r in ranges])
         else:
             found, null_keys = self._query(self.plan.blocks_sql), 0
-        blocks, suspects = [], []
-        for block, rows, total, bits in found:
+        blocks, suspects, exact_total = [], [], 0
+        for block, rows, total, bits, exact in found:
             if block is None:  # the rows with a NULL key, where one query reads them all
                 null_keys = rows
                 continue
-            block, rows = int(block), int(rows)
+            block, rows, exact_total = int(block), int(rows), exact_total + int(exact)
             blocks.append((block << BLOCK_BITS, rows, int(total)))
             if rows > int(bits).bit_count():
                 suspects.append(block)
@@ -119,6 +120,7 @@ class SqlSide:
             low,
             None if high is None else high + self.key_block - 1,
             KeyCounts(compared + null_keys, compared, null_keys, int(duplicates)),
+            exact_total,
         )
 
     def duplicated_keys(self) -> list[DuplicatedKey]:

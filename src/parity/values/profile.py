@@ -26,9 +26,12 @@ class KeyCounts:
 @dataclass(frozen=True)
 class Profile:
     """hashdiff's first pass over a side: the whole-table checksum and key range of the rows it
-    compares, and its key counts."""
+    compares, and its key counts; and the sum of their exact row hashes, the same as the
+    checksum's but where columns hash on a tolerance's grid (what a re-run compares: values
+    moved within tolerance leave the tolerant checksum as it was)."""
 
     checksum: Checksum
     min_position: int | None
     max_position: int | None
     counts: KeyCounts
+    exact_total: int
