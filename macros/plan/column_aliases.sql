@@ -2,8 +2,7 @@
     parity_plan) the Python library: `__parity_k<i>` for the i-th key, `__parity_c<i>` for the
     i-th compared column, `__parity_t<i>` for its tolerant text when hashed on a grid,
     `__parity_pos` for the key position, `__parity_hash` for the row hash, `__parity_exact` for
-    the hash of the key and gridded columns' exact text of a row whose hash is tolerant (the
-    first pass's exact sum) and
+    the exact row hash of a row whose hash is tolerant (the first pass's exact checksum) and
     `__parity_native` for joindiff's native row hash (parity.native_select). -#}
 {% macro column_aliases(key_count, value_count) %}
     {%- set keys, values = [], [] -%}
@@ -17,8 +16,8 @@
 {% endmacro %}
 
 
-{#- The alias of the hash a side's exact sum adds, its columns being `columns`: its own where a
-    column hashes on a tolerance's grid, else the row hash, which is exact. -#}
+{#- The alias of the exact row hash of a side whose columns are `columns`: its own where a column
+    hashes on a tolerance's grid, else the row hash, which is exact. -#}
 {% macro exact_hash_alias(aliases, columns) %}
     {{ return(aliases['exact_hash'] if columns | selectattr('hash_grid') | list else aliases['hash']) }}
 {% endmacro %}

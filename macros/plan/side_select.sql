@@ -15,21 +15,18 @@
     canonical values into the row hash that reads each of them more than once, a fence
     (parity.subquery_fence) keeps them computed once; a second keeps the row hash computed
     before the queries around the select sort or group its rows, which then carry the hash,
-    not the values. `exact`: a row hashed on a grid also gets the hash of its key and its
-    gridded columns' exact text, for the first pass; summed, beside the tolerant checksum (which
-    covers every other column exactly), it is what a re-run compares (pipelines/incremental.py).
-    Only those columns, not the whole row again: the first pass hashes little more than it did.
-    The drill-down's queries leave it out. -#}
+    not the values. `exact`: a row hashed on a grid also gets its exact row hash (the
+    whole-table checksum a re-run compares, pipelines/incremental.py), for the first pass; the
+    drill-down's queries leave it out. -#}
 {% macro side_select(dialect, relation_name, key_count, columns, predicate=none, within=none, exact=false) %}
     {%- set aliases = parity.column_aliases(key_count, (columns | length) - key_count) -%}
-    {%- set canonical, hashed, gridded = [], [], [] -%}
+    {%- set canonical, hashed = [], [] -%}
     {%- for column in columns -%}
         {%- set alias = (aliases['keys'] + aliases['values'])[loop.index0] -%}
         {%- set quoted = parity.quote_identifier(dialect, column['name']) -%}
         {%- do canonical.append({'alias': alias, 'sql': parity.canonical_value(dialect, quoted, column['profile'])}) -%}
         {%- if column.get('hash_grid') -%}
             {%- do hashed.append({'alias': parity.tolerant_alias(alias), 'sql': parity.tolerant_text(dialect, quoted, column['profile'], column['hash_grid'])}) -%}
-            {%- do gridded.append(canonical[-1]) -%}
         {%- else -%}
             {%- do hashed.append({'alias': alias}) -%}
         {%- endif -%}
@@ -48,8 +45,8 @@ select
     {{ parity.row_hash(dialect, canonical[:key_count] | map(attribute='alias') | list) }} as {{ aliases['position'] }},
     {%- endif %}
     {{ parity.row_hash(dialect, hashed | map(attribute='alias') | list) }} as {{ aliases['hash'] }}
-    {%- if exact and gridded %},
-    {{ parity.row_hash(dialect, (canonical[:key_count] + gridded) | map(attribute='alias') | list) }} as {{ aliases['exact_hash'] }}
+    {%- if exact and hashed | selectattr('sql', 'defined') | list %},
+    {{ parity.row_hash(dialect, canonical | map(attribute='alias') | list) }} as {{ aliases['exact_hash'] }}
     {%- endif %}
 from (
     select

@@ -65,9 +65,8 @@ class SidePlan:
     # For a side in another engine: its first keys held by more than one row, with their rows
     # (asked only for a duplicate-key error); else empty.
     duplicate_examples_sql: str = ""
-    # The aggregate that sums, for a side whose rows hash on a tolerance's grid, the hashes of
-    # each row's key and gridded columns' exact text (the first pass's exact sum, which a
-    # re-run compares beside the checksum); "": checksum_sql's.
+    # The aggregate that sums the exact row hashes of a side whose rows hash on a tolerance's
+    # grid (the first pass's exact checksum, which a re-run compares); "": checksum_sql's.
     exact_checksum_sql: str = ""
     # A PostgreSQL side's change fingerprint as the plan read it (JSON of kind, digest and
     # detail: sides/pg_fingerprint.py); "" for other engines.

@@ -38,15 +38,13 @@ def canonical_rows(plan: SidePlan, spark: SparkSession) -> dict[str, tuple]:
     position = {name: i for i, name in enumerate(names)}
     hashed = [position.get(names[i].replace("__parity_c", "__parity_t"), i) for i in fields]
     tolerant = [i for i, n in enumerate(names) if n.startswith("__parity_t")]
-    exact = [i for i in fields if names[i].startswith("__parity_k") or hashed[fields.index(i)] != i]
     found = {}
     for row in rows:
         values = tuple(row[i] for i in fields)
         assert row[names.index("__parity_hash")] == row_hash(row[i] for i in hashed)
-        # A row hashed on a grid also has the hash of its key and gridded columns' exact text,
-        # for the first pass's exact sum.
+        # A row hashed on a grid also has its exact hash, for the first pass's exact checksum.
         if "__parity_exact" in position:
-            assert row[position["__parity_exact"]] == row_hash(row[i] for i in exact)
+            assert row[position["__parity_exact"]] == row_hash(row[i] for i in fields)
         found[values[0]] = values + tuple(row[i] for i in tolerant)
     return found
 

@@ -29,10 +29,10 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
     profiles = on_both(source, target, "profile")
     profile_seconds = perf_counter() - started
     counts = (profiles[0].counts, profiles[1].counts)
-    # Kept by the checksums with the gridded columns' exact sums, which a value moved within
-    # tolerance changes; the tolerant checksums alone drive the drill-down.
+    # Kept by the exact checksums, which a value moved within tolerance changes; the tolerant
+    # ones drive the drill-down.
     tolerant = bool(pair.gridded_columns)
-    checksums = (checksum_text(profiles[0], tolerant), checksum_text(profiles[1], tolerant))
+    checksums = (checksum_text(profiles[0]), checksum_text(profiles[1]))
     kept = rerun.unchanged_by_checksums(checksums)
     if kept is not None:
         return Outcome(Findings.none(), counts, HashdiffStats(), False, (), checksums, kept=kept)

@@ -126,19 +126,16 @@ class Rerun:
         return replace(self, mode="unchanged", reason=reason, computed_run_id=since)
 
 
-def checksum_text(profile: Profile, tolerant: bool) -> str:
+def checksum_text(profile: Profile) -> str:
     """A side's first pass as the state keeps it: everything a result computed from the side
-    depends on (its checksum, and its key counts, which the checksum does not cover). Where
-    columns are hashed on their tolerance's grid, the checksum leaves a value moved within
-    tolerance as it was, though what the result says of it changed (``tolerant``): the sum of
-    the hashes of each row's key and those columns' exact text (``exact_total``) is kept
-    beside it."""
+    depends on (its exact checksum, and its key counts, which the checksum does not cover). The
+    exact checksum, not the tolerant one: a value moved within tolerance leaves a tolerant
+    checksum as it was, and changes what the result says of it."""
     counts = profile.counts
-    text = (
+    return (
         f"rows {counts.rows}, null keys {counts.null_keys}, duplicate keys"
-        f" {counts.duplicate_keys}, compared {profile.checksum.rows}, sum {profile.checksum.total}"
+        f" {counts.duplicate_keys}, compared {profile.checksum.rows}, sum {profile.exact_total}"
     )
-    return f"{text}, gridded columns exact {profile.exact_total}" if tolerant else text
 
 
 def fingerprint_text(fingerprint: InputFingerprint) -> str:

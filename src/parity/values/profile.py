@@ -26,10 +26,9 @@ class KeyCounts:
 @dataclass(frozen=True)
 class Profile:
     """hashdiff's first pass over a side: the whole-table checksum and key range of the rows it
-    compares, and its key counts; and, where columns hash on a tolerance's grid, the sum of the
-    hashes of each row's key and those columns' exact text (what a re-run compares beside the
-    checksum: values moved within tolerance leave the tolerant checksum as it was), else the
-    checksum's own sum."""
+    compares, and its key counts; and the sum of their exact row hashes, the same as the
+    checksum's but where columns hash on a tolerance's grid (what a re-run compares: values
+    moved within tolerance leave the tolerant checksum as it was)."""
 
     checksum: Checksum
     min_position: int | None
