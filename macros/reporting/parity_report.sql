@@ -143,7 +143,8 @@
     NULL on one side, and, for a number, date or timestamp not sensitive, its largest error and
     the mean over its differing values that have one. -#}
 {% macro _report_column(column) %}
-    {%- set line = "  column " ~ column['column_name'] ~ ": " ~ column['out_of_tolerance'] ~ " rows differ beyond tolerance, "
+    {%- set beyond = column['out_of_tolerance'] -%}
+    {%- set line = "  column " ~ column['column_name'] ~ ": " ~ beyond ~ (" row differs" if beyond == 1 else " rows differ") ~ " beyond tolerance, "
         ~ column['within_tolerance'] ~ " within; NULL on one side " ~ column['null_on_one_side'] -%}
     {%- if column['max_abs_error'] is none -%}
         {{ return(line) }}
