@@ -8,6 +8,7 @@ from pathlib import Path
 
 import duckdb
 import psycopg
+import yaml
 from pyspark.sql import SparkSession
 
 DUCKDB_ENV = "PARITY_TEST_LEGACY_DUCKDB"
@@ -116,3 +117,18 @@ def reconcile(project, pairs, logged: list[str] | None = None, *flags: str, **se
         logged=logged,
         parse_once=True,
     )
+
+
+def engine_sources(
+    name: str, dialect: str, connection_env: str, schema: str, tables: list[str], **meta: object
+) -> str:
+    """One dbt source of tables in another engine, declared as a user declares it (``meta``:
+    more of its `parity` options), as the YAML of a sources file."""
+    parity = {"dialect": dialect, "connection_env": connection_env, **meta}
+    source = {
+        "name": name,
+        "schema": schema,
+        "meta": {"parity": parity},
+        "tables": [{"name": table} for table in tables],
+    }
+    return yaml.safe_dump({"version": 2, "sources": [source]})

@@ -13,11 +13,16 @@ from pathlib import Path
 
 import psycopg
 import pytest
-import yaml
 
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.mariadb_server import client
-from tests.integration.remote_tables import POSTGRES_ENV, migration_pair, reconcile, remote_pair
+from tests.integration.remote_tables import (
+    POSTGRES_ENV,
+    engine_sources,
+    migration_pair,
+    reconcile,
+    remote_pair,
+)
 from tests.integration.run_results import PublishedRun
 
 MYSQL_ENV = "PARITY_TEST_PROBE_MYSQL"
@@ -39,19 +44,10 @@ def canaries(scratch, remote_legacy, mariadb_url, tmp_path_factory):
         cursor.execute("drop table if exists filter_probe")
         cursor.execute("create table filter_probe (id int primary key, note varchar(20))")
         cursor.execute("insert into filter_probe values (1, 'a'), (2, 'b')")
-    sources = {
-        "version": 2,
-        "sources": [
-            {
-                "name": "probe_mysql",
-                "schema": "parity",
-                "meta": {"parity": {"dialect": "mysql", "connection_env": MYSQL_ENV}},
-                "tables": [{"name": "filter_probe"}],
-            }
-        ],
-    }
     os.environ[MYSQL_ENV] = mariadb_url
-    scratch.write(MYSQL_SOURCES, yaml.safe_dump(sources))
+    scratch.write(
+        MYSQL_SOURCES, engine_sources("probe_mysql", "mysql", MYSQL_ENV, "parity", ["filter_probe"])
+    )
     session = psycopg.connect(remote_legacy, autocommit=True)
     try:
         yield {"folder": folder, "session": session, "url": remote_legacy}

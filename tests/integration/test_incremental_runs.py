@@ -18,7 +18,7 @@ import yaml
 from pyspark.sql import functions as F
 
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import POSTGRES_ENV, reconcile
+from tests.integration.remote_tables import POSTGRES_ENV, engine_sources, reconcile
 from tests.integration.run_results import by_pair, finding
 
 SOURCES_FILE = "models/incremental_sources.yml"
@@ -153,20 +153,9 @@ def pg_tables(scratch, remote_legacy):
         connection.execute(
             f"create unlogged table incremental_{EDITED} as select * from incremental_reworked"
         )
-    tables = [{"name": f"incremental_{name}"} for name in PG_TABLES]
-    parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
-    sources = {
-        "version": 2,
-        "sources": [
-            {
-                "name": "incremental_pg",
-                "schema": "public",
-                "meta": {"parity": parity},
-                "tables": tables,
-            }
-        ],
-    }
-    scratch.write(PG_SOURCES_FILE, yaml.safe_dump(sources))
+    tables = [f"incremental_{name}" for name in PG_TABLES]
+    sources = engine_sources("incremental_pg", "postgres", POSTGRES_ENV, "public", tables)
+    scratch.write(PG_SOURCES_FILE, sources)
     yield remote_legacy
     (scratch.path / PG_SOURCES_FILE).unlink()
 

@@ -18,13 +18,12 @@ from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
-import yaml
 from psycopg import sql
 
 from parity.sides.connections import connect
 from parity.sides.pg_fingerprint import FLUSH_WINDOW_SECONDS, postgres_fingerprint
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import POSTGRES_TABLE, reconcile
+from tests.integration.remote_tables import POSTGRES_TABLE, engine_sources, reconcile
 from tests.integration.run_results import PublishedRun
 
 DATABASE = "parity_fingerprints"
@@ -322,18 +321,10 @@ def fingerprinted_runs(scratch, spark, remote_legacy, url):
             wait_gone(watcher, writer)
         finally:
             watcher.close()
-    sources = {
-        "version": 2,
-        "sources": [
-            {
-                "name": "fingerprinted_pg",
-                "schema": "public",
-                "meta": {"parity": {"dialect": "postgres", "connection_env": ENV}},
-                "tables": [{"name": "legacy"}, {"name": "legacy_view"}],
-            }
-        ],
-    }
-    scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
+    tables = ["legacy", "legacy_view"]
+    scratch.write(
+        SOURCES_FILE, engine_sources("fingerprinted_pg", "postgres", ENV, "public", tables)
+    )
     pairs = [pg_pair("fingerprinted", "legacy"), pg_pair("through_view", "legacy_view")]
     found = []
     with pytest.MonkeyPatch.context() as environment:

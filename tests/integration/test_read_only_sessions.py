@@ -19,7 +19,13 @@ from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
 from tests.integration.cancelled_query import stopped_within
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import DUCKDB_ENV, POSTGRES_ENV, reconcile, remote_pair
+from tests.integration.remote_tables import (
+    DUCKDB_ENV,
+    POSTGRES_ENV,
+    engine_sources,
+    reconcile,
+    remote_pair,
+)
 from tests.integration.run_results import PublishedRun, error_of, pair_error
 
 INJECTION = (
@@ -441,25 +447,11 @@ def test_a_timeout_that_is_not_a_number_fails_the_run(scratch, remote_legacy):
 
 def test_allowed_paths_that_are_not_a_list_of_paths_fail_the_run(scratch, remote_legacy):
     pair = remote_pair("allowing", "legacy_duckdb_allowing", {"ref": "legacy_orders"})
-    sources = {
-        "version": 2,
-        "sources": [
-            {
-                "name": "legacy_duckdb_allowing",
-                "schema": "main",
-                "meta": {
-                    "parity": {
-                        "dialect": "duckdb",
-                        "connection_env": DUCKDB_ENV,
-                        "allowed_paths": "/etc",
-                    }
-                },
-                "tables": [{"name": "orders"}],
-            }
-        ],
-    }
+    sources = engine_sources(
+        "legacy_duckdb_allowing", "duckdb", DUCKDB_ENV, "main", ["orders"], allowed_paths="/etc"
+    )
     try:
-        scratch.write(BOUNDED_SOURCES, yaml.safe_dump(sources))
+        scratch.write(BOUNDED_SOURCES, sources)
         refused = reconcile(scratch, [pair])
     finally:
         (scratch.path / BOUNDED_SOURCES).unlink()

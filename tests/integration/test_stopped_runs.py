@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from tests.conftest import JVM_OPTIONS, REPO
-from tests.integration.remote_tables import POSTGRES_ENV, remote_pair
+from tests.integration.remote_tables import POSTGRES_ENV, engine_sources, remote_pair
 
 SLEEPY_SOURCES = "models/sleepy_sources.yml"
 # parity's query on the view, as pg_stat_activity shows it: sleeping (its text is cut at 1 kB,
@@ -51,19 +51,9 @@ def sleepy_source(scratch, remote_legacy):
             "create or replace view public.sleepy_orders as"
             " select o.* from public.orders as o cross join pg_sleep(120)"
         )
-    parity = {"dialect": "postgres", "connection_env": POSTGRES_ENV}
-    sources = {
-        "version": 2,
-        "sources": [
-            {
-                "name": "legacy_pg_sleepy",
-                "schema": "public",
-                "meta": {"parity": parity},
-                "tables": [{"name": "orders"}, {"name": "sleepy_orders"}],
-            }
-        ],
-    }
-    scratch.write(SLEEPY_SOURCES, yaml.safe_dump(sources))
+    tables = ["orders", "sleepy_orders"]
+    sources = engine_sources("legacy_pg_sleepy", "postgres", POSTGRES_ENV, "public", tables)
+    scratch.write(SLEEPY_SOURCES, sources)
     yield remote_legacy
     (scratch.path / SLEEPY_SOURCES).unlink()
 
