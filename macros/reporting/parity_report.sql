@@ -96,14 +96,11 @@
     parity_differences shows of them: the view finds the published results again in each
     branch of its union, twice the query's time. -#}
 {% macro _report_examples(run_differences, run_results, pairs, example_rows) %}
-    {%- set failed = [] -%}
-    {%- for pair in pairs if not pair['passed'] -%}
-        {%- do failed.append('(' ~ parity._spark_string_literal(pair['run_id']) ~ ', ' ~ parity._spark_string_literal(pair['pair_name']) ~ ')') -%}
-    {%- endfor -%}
+    {%- set failed = pairs | rejectattr('passed') | list -%}
     {%- set examples = {} -%}
     {%- if failed and example_rows > 0 -%}
         {%- set shown = 'pair_name, key, kind, column_name, source_value, target_value, source_hash, target_hash' -%}
-        {%- set results = '(run_id, pair_name) in (' ~ failed | join(', ') ~ ')' -%}
+        {%- set results = parity._report_results_of(failed) -%}
         {%- set of_column = 'key is not null and column_name is not null' -%}
         {%- set found = run_query('select ' ~ shown ~ ' from ('
             ~ 'select *, row_number() over (partition by pair_name, key is null, case when ' ~ of_column ~ ' then column_name end'
@@ -112,9 +109,7 @@
             ~ ' union all select ' ~ shown ~ ' from (select pair_name, inline(differences) from ' ~ run_results ~ ' where ' ~ results ~ '))'
             ~ ') where example <= ' ~ example_rows
             ~ ' order by pair_name, key is not null, ' ~ of_column ~ ', case when ' ~ of_column ~ ' then column_name end, example') -%}
-        {%- for row in found -%}
-            {%- do examples.setdefault(row['pair_name'], []).append(row) -%}
-        {%- endfor -%}
+        {%- set examples = parity._report_by_pair(found) -%}
     {%- endif -%}
     {{ return(examples) }}
 {% endmacro %}
@@ -125,17 +120,35 @@
 {% macro _report_columns(drift, pairs) %}
     {%- set differing = [] -%}
     {%- for pair in pairs if pair['data_compared'] and (pair['mismatched_values'] or pair['within_tolerance_values']) -%}
-        {%- do differing.append('(' ~ parity._spark_string_literal(pair['run_id']) ~ ', ' ~ parity._spark_string_literal(pair['pair_name']) ~ ')') -%}
+        {%- do differing.append(pair) -%}
     {%- endfor -%}
     {%- set columns = {} -%}
     {%- if differing and drift is not none -%}
-        {%- set found = run_query('select * from ' ~ drift ~ ' where (run_id, pair_name) in (' ~ differing | join(', ') ~ ')'
+        {%- set found = run_query('select * from ' ~ drift ~ ' where ' ~ parity._report_results_of(differing)
             ~ ' and out_of_tolerance + within_tolerance > 0 order by pair_name, out_of_tolerance desc, within_tolerance desc, column_name') -%}
-        {%- for row in found -%}
-            {%- do columns.setdefault(row['pair_name'], []).append(row) -%}
-        {%- endfor -%}
+        {%- set columns = parity._report_by_pair(found) -%}
     {%- endif -%}
     {{ return(columns) }}
+{% endmacro %}
+
+
+{#- The condition that selects these pairs' results, each of the run that computed it. -#}
+{% macro _report_results_of(pairs) %}
+    {%- set listed = [] -%}
+    {%- for pair in pairs -%}
+        {%- do listed.append('(' ~ parity._spark_string_literal(pair['run_id']) ~ ', ' ~ parity._spark_string_literal(pair['pair_name']) ~ ')') -%}
+    {%- endfor -%}
+    {{ return('(run_id, pair_name) in (' ~ listed | join(', ') ~ ')') }}
+{% endmacro %}
+
+
+{#- A query's rows by their `pair_name`, in the order the query gave them. -#}
+{% macro _report_by_pair(rows) %}
+    {%- set grouped = {} -%}
+    {%- for row in rows -%}
+        {%- do grouped.setdefault(row['pair_name'], []).append(row) -%}
+    {%- endfor -%}
+    {{ return(grouped) }}
 {% endmacro %}
 
 
