@@ -35,6 +35,25 @@ KEY_SHAPES: dict[str, tuple[list[str], list[str]]] = {
     ),
     # The first 10,000 rows all under key 1, on both sides (planted differences delete id 1).
     "copies": (["id"], ["case when id <= 10000 then 1 else id end as id"]),
+    # A fact table's width and key, as TPC-H's lineitem: an order key and a line number (1 to 4)
+    # made from `id` (kept, as lineitem's part key), and 7 more columns of decimals, dates and
+    # text: 16 in all.
+    "lineitem": (
+        ["orderkey", "linenumber"],
+        [
+            "(id - 1) div 4 + 1 as orderkey",
+            "cast(pmod(id - 1, 4) + 1 as int) as linenumber",
+            "cast(pmod(id * 13, 50) + 1 as decimal(15, 2)) as quantity",
+            "cast(pmod(id * 7919, 9000000) / 100 + 900 as decimal(15, 2)) as extendedprice",
+            "date_add(date'1992-01-02', cast(pmod(id * 17, 2400) as int)) as shipdate",
+            "date_add(date'1992-01-31', cast(pmod(id * 17, 2400) as int)) as commitdate",
+            "date_add(date'1992-01-05', cast(pmod(id * 23, 2430) as int)) as receiptdate",
+            "element_at(array('DELIVER IN PERSON', 'COLLECT COD', 'NONE', 'TAKE BACK RETURN'),"
+            " cast(1 + pmod(id, 4) as int)) as shipinstruct",
+            "element_at(array('AIR', 'MAIL', 'SHIP', 'TRUCK', 'RAIL', 'FOB', 'REG AIR'),"
+            " cast(1 + pmod(id * 3, 7) as int)) as shipmode",
+        ],
+    ),
 }
 
 
