@@ -95,6 +95,23 @@ def test_a_query_changes_no_setting_of_the_next(postgres_url, monkeypatch):
         connection.close()
 
 
+def test_postgres_plans_each_query_for_the_cells_it_lists(postgres_url, monkeypatch):
+    """A prepared query keeps a plan made for its bound array past the fifth run, where a generic
+    plan would test each row against the whole array of listed cells."""
+    connection = session(postgres_url, monkeypatch)
+    try:
+        for cells in range(7):
+            listed = connection.query(
+                "select count(*) from generate_series(1, 100) as g(n)"
+                " where n = any(cast($1 as numeric[]))",
+                [list(range(cells))],
+            )
+            assert listed == [(max(cells - 1, 0),)]
+        assert connection.query("show plan_cache_mode") == [("force_custom_plan",)]
+    finally:
+        connection.close()
+
+
 def test_postgres_cancel_stops_a_running_query(postgres_url, monkeypatch):
     """What an interrupted dbt calls for each running query (sessions_in_flight)."""
     connection = session(postgres_url, monkeypatch)

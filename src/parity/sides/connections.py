@@ -294,6 +294,13 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
     # a format) stays as written.
     connection = psycopg.connect(url, cursor_factory=psycopg.RawCursor, **options)
     connection.read_only = True  # every transaction opens with BEGIN READ ONLY
+    if connection.info.server_version >= 120000:
+        # A plan for the cells each query lists, never a generic one: PostgreSQL hashes a bound
+        # array's `= any` only in a plan made for it (macros/dialects/postgres.sql, cell_listed),
+        # and a generic plan, chosen after five runs of a prepared query, scans the whole array
+        # for every row.
+        connection.execute("select set_config('plan_cache_mode', 'force_custom_plan', false)")
+        connection.commit()
     if connection.info.server_version >= 140000:
         # The server checks every second that the client is still there, and ends the query of
         # one that went away (a dbt killed): PostgreSQL 14 and later, on Linux.
