@@ -73,8 +73,10 @@ def key_hash_pass(
     ]
     per_key = tagged[0].unionByName(tagged[1]).groupBy(*keys).agg(*sums(hash_column))
     null_key = reduce(lambda a, b: a | b, [F.col(k).isNull() for k in keys])
+    same = sums_equal()
+    differs = ~null_key & ~same
     observed = Observation("parity_key_counts")
-    metrics = []
+    metrics = [F.count_if(differs).alias("differing_keys")]
     for side in SIDES:
         rows = F.col(f"{side}_rows")
         metrics += [
@@ -82,13 +84,13 @@ def key_hash_pass(
             F.sum(F.when(null_key, rows).otherwise(0)).alias(f"{side}_null_keys"),
             F.count_if(~null_key & (rows > 1)).alias(f"{side}_duplicate_keys"),
         ]
-    same = sums_equal()
     # Kept in the executors and cut from the plan that found them, in the job that counts the
-    # keys: the queries that list these keys never run the first pass again.
-    differing = per_key.observe(observed, *metrics).where(~null_key & ~same).select(*keys)
-    differing = differing.localCheckpoint()
-    counts = tuple(_counts(observed.get, side) for side in SIDES)
-    return KeyPass((counts[0], counts[1]), differing, differing.count())
+    # keys and the differing keys: the queries that list these keys never run the first pass
+    # again, and counting them is no job of its own.
+    differing = per_key.observe(observed, *metrics).where(differs).select(*keys).localCheckpoint()
+    counted = observed.get
+    counts = tuple(_counts(counted, side) for side in SIDES)
+    return KeyPass((counts[0], counts[1]), differing, int(counted["differing_keys"]))
 
 
 def sums(hash_column: str) -> list[Column]:

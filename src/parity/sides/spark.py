@@ -14,6 +14,7 @@ from parity.sides.file_views import register
 from parity.sides.side import DUPLICATE_EXAMPLES, DuplicatedKey
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
+from parity.values.spark_literals import string_literal
 
 LONG_SAFE = 2**62
 # Up to this many cells, a filter lists them; past it, a semi-join (_in_cells).
@@ -254,9 +255,9 @@ def rows_of_keys(
     source: SparkSide, target: SparkSide, keys: DataFrame, count: int
 ) -> tuple[DataFrame, DataFrame]:
     """Both sides' canonical rows of the ``count`` keys listed in ``keys`` (a frame of key
-    columns)."""
-    names = list(source.plan.key_columns)
-    return _rows_matching(source, target, [F.col(n) for n in names], names, keys, count)
+    columns, canonical text)."""
+    names = ["`" + n.replace("`", "``") + "`" for n in source.plan.key_columns]
+    return _rows_matching(source, target, names, keys, count, string_literal)
 
 
 def rows_of_cells(
@@ -265,37 +266,33 @@ def rows_of_cells(
     """Both sides' canonical rows in the ``count`` key cells listed in ``cells`` (a frame of one
     column, ``cell``: key_cell of the key position)."""
     position = source.plan.position_column
-    cell, cell_sql = key_cell(F.col(position)), f"shiftright({position}, {CELL_BITS})"
 
     def ranges(listed: list[tuple]) -> Column:
         return position_ranges(
             position, [(c << CELL_BITS, (c + 1) << CELL_BITS) for (c,) in listed]
         )
 
-    return _rows_matching(source, target, [cell], [cell_sql], cells, count, ranges)
+    cell_sql = f"shiftright({position}, {CELL_BITS})"
+    return _rows_matching(source, target, [cell_sql], cells, count, str, ranges)
 
 
 def _rows_matching(
     source: SparkSide,
     target: SparkSide,
-    matched: list[Column],
     matched_sql: list[str],
     wanted: DataFrame,
     count: int,
+    literal: Callable[[object], str],
     pushed: Callable[[list[tuple]], Column] | None = None,
 ) -> tuple[DataFrame, DataFrame]:
-    """Both sides' canonical rows whose ``matched`` values (``matched_sql`` in SQL) are a row of
-    ``wanted``. A filter, not a semi-join: Spark pushes a filter below the canonical select, so
-    only these rows are canonicalized, where a semi-join would wait above it. Up to
-    LITERAL_CELLS wanted rows are listed as literals, which Spark probes as a hash set, and
+    """Both sides' canonical rows whose ``matched_sql`` values are a row of ``wanted``. A
+    filter, not a semi-join: Spark pushes a filter below the canonical select, so only these
+    rows are canonicalized, where a semi-join would wait above it. Up to LITERAL_CELLS wanted
+    rows are listed as literals (``literal`` spells one), which Spark probes as a hash set, and
     ``pushed`` of them, if given, is added for the file reader; more, by an IN subquery."""
     if count <= LITERAL_CELLS:
         listed = [tuple(row) for row in wanted.collect()]
-        if len(matched) == 1:
-            condition = matched[0].isin([values[0] for values in listed])
-        else:
-            literals = [F.struct(*[F.lit(v) for v in values]) for values in listed]
-            condition = F.struct(*matched).isin(*literals)
+        condition = F.expr(listed_sql(matched_sql, listed, literal))
         if pushed is not None:
             condition = condition & pushed(listed)
         return source.frame.where(condition), target.frame.where(condition)
@@ -308,6 +305,23 @@ def _rows_matching(
         )
         for side in (source, target)
     )
+
+
+def listed_sql(
+    matched_sql: list[str], listed: list[tuple], literal: Callable[[object], str]
+) -> str:
+    """Whether a row's ``matched_sql`` values are one of the ``listed`` tuples, as one SQL
+    expression: one call into the JVM, where a Column per literal cost a call each (a second
+    per thousand keys). A compound key is first tested on its first column alone, a hash probe
+    of one value that most rows fail, before the tuple of all, which builds a struct per row:
+    that struct, on every row of both sides, was most of the second pass's scan."""
+    if not listed:
+        return "false"
+    first = ", ".join(dict.fromkeys(literal(values[0]) for values in listed))
+    if len(matched_sql) == 1:
+        return f"{matched_sql[0]} in ({first})"
+    tuples = ", ".join("(" + ", ".join(map(literal, values)) + ")" for values in listed)
+    return f"{matched_sql[0]} in ({first}) and ({', '.join(matched_sql)}) in ({tuples})"
 
 
 def position_ranges(position: str, ranges: list[tuple[int, int]]) -> Column:
