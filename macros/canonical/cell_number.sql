@@ -30,6 +30,14 @@
 {% endmacro %}
 
 
+{#- The block a hashed position falls in: its top 15 bits (32,768 blocks; HASHED_BLOCK_BITS in
+    src/parity/values/keyspace.py); none where the dialect numbers no hashed blocks (the side is
+    then profiled by key only). -#}
+{% macro hashed_block(dialect, position) %}
+    {{ return(parity._dialect_macro('hashed_block', dialect)(position)) }}
+{% endmacro %}
+
+
 {#- Whether the stored integer `key` is one of the keys of the array bound as `parameter`, in
     a form an index on the key answers; none where the dialect has no such form. -#}
 {% macro key_listed(dialect, key, parameter) %}

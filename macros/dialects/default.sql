@@ -53,6 +53,11 @@
 {% endmacro %}
 
 
+{% macro default__hashed_block(position) %}
+    {{ return(none) }}
+{% endmacro %}
+
+
 {% macro default__key_listed(key, parameter) %}
     {{ return(none) }}
 {% endmacro %}

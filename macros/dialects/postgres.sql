@@ -230,6 +230,12 @@
 {% endmacro %}
 
 
+{#- A hashed position is a non-negative bigint below 2^60: its top 15 bits by a shift. -#}
+{% macro postgres__hashed_block(position) %}
+    {{ return('(' ~ position ~ ' >> 45)') }}
+{% endmacro %}
+
+
 {#- `= any` of an array: an index scan where the key has an index, a hashed test where not. -#}
 {% macro postgres__key_listed(key, parameter) %}
     {{ return(key ~ ' = any(cast(' ~ parameter ~ ' as bigint[]))') }}

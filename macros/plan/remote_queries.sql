@@ -6,7 +6,10 @@
     - `blocks` (a single integer key, where the dialect numbers blocks): one pass grouped by
       block of 32 consecutive keys, each with its rows, checksum, one bit per key present
       (parity.key_block) and exact checksum, from which parity answers the checksums of coarser
-      cells itself;
+      cells itself; with a key positioned by its hash (where the dialect numbers hashed
+      blocks, parity.hashed_block): `profile`'s pass grouped by key, then by block of the top
+      15 bits of the position, each with its rows, checksum, keys held by more than one row
+      and exact checksum, and one group (block NULL) of the rows with a NULL key;
     - `bounds` and `blocks_between`, with `blocks`: the least and greatest key and the rows
       with a NULL key; `blocks` of the keys from parameter 1 to parameter 2, which a side
       spreads over several sessions, each a range of keys (an index on the key answers each
@@ -77,6 +80,14 @@
     {%- if parity.key_is_position(key_count, columns) and keys_listed is not none -%}
         {%- do queries.update({'rows_of_keys': 'select ' ~ (aliases['keys'] + aliases['values']) | join(', ')
             ~ ' from (' ~ parity.side_select(dialect, relation_name, key_count, columns, predicate, keys_listed) ~ ') as canonical'}) -%}
+    {%- endif -%}
+    {%- set hashed_block = parity.hashed_block(dialect, 'low') -%}
+    {%- if not parity.key_is_position(key_count, columns) and hashed_block is not none -%}
+        {%- do queries.update({'blocks': 'select case when ' ~ null_key ~ ' then null else ' ~ hashed_block ~ ' end,'
+            ~ ' sum(n), sum(total), sum(case when n = 1 then 0 else 1 end), sum(exact)'
+            ~ ' from (select ' ~ keys ~ ', count(*) as n, ' ~ checksum ~ ' as total, ' ~ exact ~ ' as exact,'
+            ~ ' min(' ~ position ~ ') as low'
+            ~ ' from (' ~ first_pass ~ ') as canonical group by ' ~ grouped_keys | join(', ') ~ ') as per_key group by 1'}) -%}
     {%- endif -%}
     {%- set block = parity.key_block(dialect, position) -%}
     {%- if parity.key_is_position(key_count, columns) and block is not none -%}

@@ -1,7 +1,14 @@
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parity.values.keyspace import EXACT_PRODUCT_LIMIT, LARGEST_CELL_NUMBER, KeySpace
+from parity.values.keyspace import (
+    EXACT_PRODUCT_LIMIT,
+    HASHED_BLOCK_BITS,
+    HASHED_POSITION_BITS,
+    LARGEST_CELL_NUMBER,
+    KeySpace,
+)
 
 positions = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 
@@ -119,3 +126,40 @@ def test_a_last_space_serves_while_oldest_keys_go_and_new_ones_come():
     assert not space.still_spans(301, 400, 32)
     assert not space.still_spans(301, 1025, 32)
     assert not space.still_spans(1, 1000, 16)
+
+
+HASHED_BLOCK = 1 << (HASHED_POSITION_BITS - HASHED_BLOCK_BITS)
+
+
+@pytest.mark.parametrize(
+    ("factor", "answered"),
+    [
+        # 32^3 = 2^15 cells: the default first segment pass, each cell one block.
+        (32, [0, 1, 2, 3]),
+        (2, list(range(HASHED_BLOCK_BITS + 1))),
+        (1 << 15, [0, 1]),
+        (1 << 16, [0]),
+        # No count of cells past one divides 2^15 blocks evenly.
+        (10, [0]),
+        (48, [0]),
+    ],
+)
+def test_hashed_blocks_answer_the_depths_whose_cells_they_fill(factor, answered):
+    space = KeySpace.hashed(factor)
+    holding = [d for d in range(space.unit_depth() + 1) if space.holds_blocks(HASHED_BLOCK, d)]
+    assert holding == answered
+
+
+@given(st.sampled_from([2, 4, 8, 32, 10, 48]), st.integers(0, 3), st.data())
+def test_a_hashed_block_lies_inside_one_cell_where_the_blocks_answer(factor, depth, data):
+    space = KeySpace.hashed(factor)
+    block = data.draw(st.integers(0, (1 << HASHED_BLOCK_BITS) - 1))
+    first, last = block * HASHED_BLOCK, (block + 1) * HASHED_BLOCK - 1
+    inside = space.cell_of(first, depth) == space.cell_of(last, depth)
+    assert inside or not space.holds_blocks(HASHED_BLOCK, depth)
+
+
+@given(positions, positions, st.integers(2, 64), st.sampled_from([1, 32, 64]), st.integers(0, 4))
+def test_an_aligned_space_holds_its_blocks_at_every_depth(a, b, factor, align, depth):
+    space = KeySpace.spanning(min(a, b), max(a, b), factor, align)
+    assert space.holds_blocks(align, depth)

@@ -330,11 +330,16 @@ def hashdiff(
             c for c in small if max(found.get(c, empty).rows, wanted.get(c, empty).rows) > 1
         }
         # What the next pass costs: each side that cannot answer it from its kept profile reads
-        # its table again.
+        # its table again. A side's kept blocks may answer some depths only (a hashed key's):
+        # the depth is the one that pass would ask, from the cells it would refine.
+        refined = {**frontier, **{cell: mismatched[cell] for cell in splittable}}
+        next_depth = child_depth + _step(
+            space, child_depth, max(refined.values(), default=0), len(refined), threshold
+        )
         reread = sum(
             size
             for side, size in zip((source, target), sizes, strict=True)
-            if not side.answers_from_profile(space)
+            if not side.answers_from_profile(space, next_depth)
         )
         refine = (
             bool(splittable)

@@ -35,8 +35,8 @@ class Side(Protocol):
     # The session the rows come to, whatever engine holds them.
     spark: SparkSession
     # How many consecutive positions one group of the profile a side keeps spans (1 when it
-    # keeps none, or one per key): checksums of the cells of a key space aligned to it
-    # (KeySpace.aligned) are summed from that profile, without reading the side again.
+    # keeps none, or one per key): checksums of cells holding whole groups
+    # (KeySpace.holds_blocks) are summed from that profile, without reading the side again.
     key_block: int
 
     def profile(self) -> Profile:
@@ -51,9 +51,10 @@ class Side(Protocol):
         SegmentFailed when the engine cannot answer for those cells."""
         ...
 
-    def answers_from_profile(self, space: KeySpace) -> bool:
-        """Whether a checksums pass in ``space`` is answered from the profile the side kept,
-        rather than by reading its table again (what a pass costs: algorithms/descent_cost.py)."""
+    def answers_from_profile(self, space: KeySpace, depth: int) -> bool:
+        """Whether a checksums pass in ``space`` grouping by ``depth`` is answered from the
+        profile the side kept, rather than by reading its table again (what a pass costs:
+        algorithms/descent_cost.py)."""
         ...
 
     def duplicated_keys(self) -> list[DuplicatedKey]:

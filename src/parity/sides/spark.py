@@ -173,14 +173,14 @@ class SparkSide:
         )
         return [(tuple(row[key] for key in keys), int(row["rows"])) for row in found]
 
-    def answers_from_profile(self, space: KeySpace) -> bool:
+    def answers_from_profile(self, space: KeySpace, depth: int) -> bool:
         return self._summary is not None and space.aligned(self.key_block)
 
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
     ) -> dict[int, Checksum]:
         position = self.plan.position_column
-        if self.answers_from_profile(space):
+        if self.answers_from_profile(space, depth):
             frame, counted, total = self._summary, F.sum("rows"), F.sum("total")
         else:
             frame, counted, total = self.frame, F.count(F.lit(1)), self._checksum

@@ -5,7 +5,11 @@ whole; only the cells they select are bound, as parameters.
 Where its key is a single integer and its dialect numbers blocks (the plan's `blocks_sql`), the
 first pass groups it by block of 2^BLOCK_BITS consecutive keys and keeps those blocks here: the
 checksums of any cells of a key space aligned to them are summed from the blocks, without
-querying the engine again.
+querying the engine again. Where its key is positioned by its hash (a compound or text key)
+and its dialect numbers hashed blocks, the first pass groups it by key (to count NULL and
+duplicated keys) and then by block of the top HASHED_BLOCK_BITS bits of the position: a pass at
+a depth whose cells are unions of whole blocks (KeySpace.holds_blocks) is answered from them
+too.
 
 A side may use several sessions at once (the plan's `connections`): its first pass by block is
 then one query per range of keys, and a pass over many cells one query per share of them, each
@@ -32,7 +36,7 @@ from parity.plan import SidePlan
 from parity.sides.backoff import Backoff
 from parity.sides.connections import ConnectFailed, QueryError, ReadOnlyConnection, connect
 from parity.sides.side import DuplicatedKey, SegmentFailed
-from parity.values.keyspace import KeySpace
+from parity.values.keyspace import HASHED_BLOCK_BITS, HASHED_POSITION_BITS, KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
 
 # A block holds 2^BLOCK_BITS consecutive keys (macros/canonical/cell_number.sql: key_block).
@@ -63,7 +67,11 @@ class SqlSide:
     @property
     def key_block(self) -> int:
         """How many consecutive positions one kept block spans (1 when none is kept)."""
-        return 1 << BLOCK_BITS if self.plan.blocks_sql else 1
+        if not self.plan.blocks_sql:
+            return 1
+        return 1 << (
+            BLOCK_BITS if self.plan.key_is_position else HASHED_POSITION_BITS - HASHED_BLOCK_BITS
+        )
 
     def __enter__(self) -> SqlSide:
         return self
@@ -75,7 +83,9 @@ class SqlSide:
 
     def profile(self) -> Profile:
         if self.plan.blocks_sql:
-            return self._profile_by_block()
+            if self.plan.key_is_position:
+                return self._profile_by_block()
+            return self._profile_by_hashed_block()
         rows, compared_rows, total, low, high, null_keys, duplicate_keys, exact = self._query(
             self.plan.profile_sql
         )[0]
@@ -110,7 +120,26 @@ class SqlSide:
                 suspects.append(block)
         self._blocks = blocks
         duplicates = self._query(self.plan.duplicates_sql, [suspects])[0][0] if suspects else 0
-        compared, null_keys = sum(rows for _, rows, _ in blocks), int(null_keys or 0)
+        return self._kept_profile(int(null_keys or 0), int(duplicates), exact_total)
+
+    def _profile_by_hashed_block(self) -> Profile:
+        """One pass grouped by key, then by block of hashed positions: each block with its
+        rows, checksum, keys held by more than one row and exact checksum."""
+        blocks, null_keys, duplicates, exact_total = [], 0, 0, 0
+        shift = HASHED_POSITION_BITS - HASHED_BLOCK_BITS
+        for block, rows, total, duplicated, exact in self._query(self.plan.blocks_sql):
+            if block is None:  # the rows with a NULL key
+                null_keys = int(rows)
+                continue
+            blocks.append((int(block) << shift, int(rows), int(total)))
+            duplicates, exact_total = duplicates + int(duplicated), exact_total + int(exact)
+        self._blocks = blocks
+        return self._kept_profile(null_keys, duplicates, exact_total)
+
+    def _kept_profile(self, null_keys: int, duplicates: int, exact_total: int) -> Profile:
+        """The profile of the blocks kept, with the counts their pass took beside them."""
+        blocks = self._blocks
+        compared = sum(rows for _, rows, _ in blocks)
         # Block bounds stand for the key range: every block lies inside one cell of an aligned
         # space anyway.
         low = min((first for first, _, _ in blocks), default=None)
@@ -119,7 +148,7 @@ class SqlSide:
             Checksum(compared, sum(total for _, _, total in blocks)),
             low,
             None if high is None else high + self.key_block - 1,
-            KeyCounts(compared + null_keys, compared, null_keys, int(duplicates)),
+            KeyCounts(compared + null_keys, compared, null_keys, duplicates),
             exact_total,
         )
 
@@ -127,13 +156,13 @@ class SqlSide:
         found = self._query(self.plan.duplicate_examples_sql)
         return [(tuple(str(field) for field in row[:-1]), int(row[-1])) for row in found]
 
-    def answers_from_profile(self, space: KeySpace) -> bool:
-        return self._blocks is not None and space.aligned(self.key_block)
+    def answers_from_profile(self, space: KeySpace, depth: int) -> bool:
+        return self._blocks is not None and space.holds_blocks(self.key_block, depth)
 
     def checksums(
         self, space: KeySpace, parent_depth: int, parents: frozenset[int], depth: int
     ) -> dict[int, Checksum]:
-        if self.answers_from_profile(space):
+        if self.answers_from_profile(space, depth):
             summed: dict[int, list[int]] = defaultdict(lambda: [0, 0])
             parent_of, cell_of = space.cell_at(parent_depth), space.cell_at(depth)
             for first, rows, total in self._blocks:
@@ -141,6 +170,13 @@ class SqlSide:
                     cell = summed[cell_of(first)]
                     cell[0] += rows
                     cell[1] += total
+            logger.info(
+                "parity pair '%s': %s: checksums at depth %d summed from its first pass's"
+                " blocks, no query",
+                self.pair_name,
+                self.where,
+                depth,
+            )
             return {cell: Checksum(rows, total) for cell, (rows, total) in summed.items()}
         found = self._spread(
             self.plan.checksums_sql,

@@ -22,6 +22,12 @@ LARGEST_CELL_NUMBER = 2**63 - 1
 # A key that is not its own position is positioned by its row hash (macros/canonical/row_hash.sql):
 # the lower 60 bits of an MD5, uniform over [0, 2**60).
 HASHED_POSITION_BITS = 60
+# A side held by another engine profiles a hashed key in blocks of the top HASHED_BLOCK_BITS bits
+# of its position (macros/canonical/cell_number.sql: hashed_block). 2^15 blocks: as many cells
+# as a first segment pass asks for at most within its budget (hashdiff's CELL_BUDGET_PER_PASS;
+# 32,768 at the default factor of 32, depth 3), so that pass is answered from them, while what
+# the driver keeps stays a few megabytes whatever the table's size.
+HASHED_BLOCK_BITS = 15
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,20 @@ class KeySpace:
         """Whether every block of ``align`` positions starting at a multiple of it lies inside
         one cell at every depth."""
         return self.low % align == 0 and self.scale % align == 0
+
+    def holds_blocks(self, align: int, depth: int) -> bool:
+        """Whether every block of ``align`` positions starting at a multiple of it lies inside
+        one cell at ``depth``: at every depth where the space is aligned to it, else where each
+        cell spans the same whole number of units, a multiple of ``align`` positions (a hashed
+        space's cells at depths that divide its blocks evenly)."""
+        if self.aligned(align):
+            return True
+        cells = self.cells(depth)
+        return (
+            self.low % align == 0
+            and self.width % cells == 0
+            and self.width // cells * self.scale % align == 0
+        )
 
     def shift(self, depth: int) -> int | None:
         """Where unit, width and cells at ``depth`` are powers of two, cells no more than units:
