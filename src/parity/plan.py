@@ -29,10 +29,10 @@ class SidePlan:
     # For a side in another engine, its queries, rendered whole with bound parameters
     # (macros/plan/remote_queries.sql); empty for a side in Spark.
     profile_sql: str
-    # For a single integer key where the dialect numbers blocks: the profile by block of 32
-    # keys, and the count of duplicated keys in listed blocks; else empty.
+    # Where the dialect numbers blocks: the profile by block of 32 keys (a single integer key)
+    # or by block of hashed positions (any other key); else empty.
     blocks_sql: str
-    # With blocks_sql: the least and greatest key, and the rows with a NULL key; the blocks of
+    # With blocks_sql of an integer key, else empty: the least and greatest key, and the rows with a NULL key; the blocks of
     # one range of keys (for a side spread over several sessions).
     bounds_sql: str
     blocks_between_sql: str
