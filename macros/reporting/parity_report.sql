@@ -45,7 +45,8 @@
     {%- set examples = parity._report_examples(parity._built_relation('parity_run_differences'), parity._built_relation('parity_run_results'),
         pairs, example_rows | int) -%}
     {%- set columns = parity._report_columns(parity._built_relation('parity_column_drift'), pairs) -%}
-    {%- set warnings = parity._report_warnings(parity._built_relation('parity_plan')) -%}
+    {%- set warnings = parity._report_warnings(parity._built_relation('parity_plan'),
+        statuses is not none and statuses.get('parity_plan') == 'success') -%}
     {%- for pair in pairs -%}
         {%- do log('', info=True) -%}
         {%- do log("parity pair '" ~ pair['pair_name'] ~ "': " ~ parity._verdict(pair)
@@ -179,10 +180,11 @@
 
 {#- What the latest plan warns of each pair (parity_plan's `warnings`: a role that may write a
     relation it compares), by pair name: the role as this run found it, whichever run computed the
-    result shown (none from a plan an earlier version of parity built, without the column). -#}
-{% macro _report_warnings(plan) %}
+    result shown (none from a plan an earlier version of parity built, without the column). A
+    plan this run built has the column: its columns are read only of a plan built before. -#}
+{% macro _report_warnings(plan, built) %}
     {%- set warnings = {} -%}
-    {%- if plan is not none and 'warnings' in adapter.get_columns_in_relation(plan) | map(attribute='name') | list -%}
+    {%- if plan is not none and (built or 'warnings' in adapter.get_columns_in_relation(plan) | map(attribute='name') | list) -%}
         {%- for row in run_query("select pair_name, warnings from " ~ plan ~ " where warnings <> '[]'") -%}
             {%- do warnings.update({row['pair_name']: fromjson(row['warnings'])}) -%}
         {%- endfor -%}

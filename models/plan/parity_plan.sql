@@ -23,7 +23,10 @@
 {%- set previous = parity.previous_states() if execute else {} -%}
 {#- Each Spark relation's description, read once for every pair that compares it. -#}
 {%- set descriptions = {} -%}
-{%- if execute and pairs -%}
+{#- The columns parity_remote_columns read, asked only when a side lives outside Spark: a
+    query, and a Spark job, fewer for a project whose pairs are all in Spark. -#}
+{%- set remote_columns = [] -%}
+{%- if execute and parity.sides_outside_spark(pairs) -%}
     {%- set remote_columns = run_query(
         'select pair_name, side, column_name, data_type, nullable, rounding, problem, warning, fingerprint from ' ~ remote_columns_relation
         ~ " where run_id = '" ~ invocation_id ~ "' order by pair_name, side, ordinal"
