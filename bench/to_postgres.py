@@ -8,6 +8,7 @@ from psycopg import sql
 from pyspark.sql import SparkSession
 from pyspark.sql import types as T
 
+ROWS_PER_SLICE = 50_000
 # PostgreSQL's type for each Spark type the generated tables hold (decimals keep their precision).
 POSTGRES_TYPES = {
     T.LongType: "bigint",
@@ -33,7 +34,16 @@ def copy_table(
     columns = [sql.SQL("{} {}").format(sql.Identifier(f.name), sql.SQL(_type(f))) for f in fields]
     primary = sql.SQL("primary key ({})").format(sql.SQL(", ").join(map(sql.Identifier, key)))
     table = sql.Identifier(name)
-    rows = spark.table(f"{schema}.{name}").selectExpr(*map(_as_copied, fields)).toLocalIterator()
+    # In key order, a slice of the table at a time: one partition whole would reach the driver
+    # as a single task's result, which a loaded machine's block manager may drop.
+    frame = spark.table(f"{schema}.{name}")
+    slices = max(1, frame.count() // ROWS_PER_SLICE)
+    rows = (
+        frame.repartitionByRange(slices, *key)
+        .sortWithinPartitions(*key)
+        .selectExpr(*map(_as_copied, fields))
+        .toLocalIterator()
+    )
     with psycopg.connect(url, autocommit=True) as connection:
         connection.execute(sql.SQL("drop table if exists {}").format(table))
         connection.execute(
