@@ -1,12 +1,29 @@
-"""Benchmark: the user's wait. A one-pair project (the benchmark's two Spark tables, `auto`),
-built by `dbt build` as a user runs it, a process of its own from start to end, Spark's start
-included; and what part of that wait is parity's own work.
+"""Benchmark: the user's wait. The whole `dbt build` of a user's one-pair project, a process of
+its own from start to exit, beside the whole process of the tool that user would run instead,
+on the same tables in the same run:
 
-    python -m bench.user_wait [--rows 10000 1000000] [--output FILE]
+    python -m bench.user_wait [--rows 600000] [--key-shape lineitem] [--differences 500]
+                              [--output FILE]
 
-For each size it reports the whole `dbt build`, the time parity's models ran in it (dbt's
-run_results.json), the reconciliation among them; and, as the fixed
-cost nobody's package can cut, a `dbt show` of `select 1` (dbt and Spark starting, one query).
+- Spark against Spark (bench/user_project/spark): the plain PySpark script
+  (bench/plain_script.py: Python's start, the session the embedded profile configures, both
+  tables read, a null-safe full outer join on the key, the differing rows collected);
+- PostgreSQL against PostgreSQL (bench/user_project/postgres, both tables in a throwaway server
+  on 127.0.0.1): Reladiff 0.6's hashdiff, its whole command line process (`.venv-reladiff`,
+  which `make bench` installs).
+
+Each project is a user's: its pair in dbt_project.yml's vars, the tables as sources, the
+README's tests for a pair, parity's report on-run-end. The timed build is a re-run: a first
+build (not timed) compares a faithful copy and leaves dbt's partial parsing file and parity's
+history; then the copy drifts (--differences planted: a quarter deleted, a quarter added, half
+changed) and the timed build compares it. The plain script and Reladiff run on the drifted
+tables too.
+
+Each build is split node by node (bench/build_split.py): the process's start to dbt's first
+log line, parsing (and whether it was partial), Spark's start, the relation cache, each model
+and test, the on-run-end report, the process's exit. Beside them, as the fixed cost no package
+can cut, a `dbt show` of `select 1` in the Spark project (dbt and Spark starting, one query).
+Figures go to bench/results/user-wait-<rows>.json.
 """
 
 from __future__ import annotations
@@ -14,94 +31,189 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
-from bench.harness import HERE, PROJECT, RESULTS, SCHEMA, timed
+import psycopg
+import yaml
+
+from bench.build_split import build_split
+from bench.generate import KEY_SHAPES
+from bench.harness import HERE, RESULTS
+from tests.integration.postgres_server import postgres_server
 
 WORK = RESULTS / "wait-work"
-PAIR = {
-    "name": "bench",
-    "source": {"source": ["bench", "bench_source"]},
-    "target": {"source": ["bench", "bench_target"]},
-    "key": "id",
-}
+REPO = HERE.parent
+DATA_SCHEMA = "lake"
+RELADIFF = REPO / ".venv-reladiff" / "bin" / "reladiff"
+DBT = str(Path(sys.executable).parent / "dbt")
+# Run in a process of its own, as a user's tables are written: the builds' metastore is free then.
 GENERATE = """
 import sys
 from pathlib import Path
-from bench.generate import write_pair
-from bench.harness import SCHEMA
+from bench.generate import KEY_SHAPES, write_pair
+from bench.to_postgres import copy_table
 from parity.embedded import embedded_session
-spark = embedded_session(Path(sys.argv[2]), "parity-wait-generate")
-write_pair(spark, SCHEMA, int(sys.argv[1]), 100)
+rows, differences, shape, work, schema, url = sys.argv[1:]
+spark = embedded_session(Path(work), "parity-wait-generate")
+write_pair(spark, schema, int(rows), int(differences), 0, shape)
+for name in ("bench_source", "bench_target"):
+    copy_table(spark, schema, url, name, tuple(KEY_SHAPES[shape][0]))
 """
 
 
 def main() -> None:
     options = _options()
-    environment = {
-        **os.environ,
-        "PARITY_SCHEMA": SCHEMA,
-        "PARITY_WAREHOUSE_DIR": str(WORK / "warehouse"),
-        "PARITY_METASTORE_DIR": str(WORK / "metastore_db"),
-        "PYTHONPATH": str(HERE.parent),
+    if not RELADIFF.exists():
+        raise SystemExit(f"Reladiff is not installed at {RELADIFF}: run `make bench`")
+    shutil.rmtree(WORK, ignore_errors=True)
+    WORK.mkdir(parents=True)
+    keys = KEY_SHAPES[options.key_shape][0]
+    projects = {engine: _project(engine, keys) for engine in ("spark", "postgres")}
+    with postgres_server() as cluster:
+        environment = {
+            **os.environ,
+            "PARITY_WAREHOUSE_DIR": str(WORK / "warehouse"),
+            "PARITY_METASTORE_DIR": str(WORK / "metastore_db"),
+            "PARITY_WAIT_DATA_SCHEMA": DATA_SCHEMA,
+            "PARITY_WAIT_PG_URL": cluster.url,
+            "DBT_PROFILES_DIR": str(REPO / "profiles"),
+            "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+        }
+        generate = [sys.executable, "-c", GENERATE, str(options.rows)]
+        generate_tail = [options.key_shape, str(WORK), DATA_SCHEMA, cluster.url]
+        _run([*generate, "0", *generate_tail], {**environment, "PYTHONPATH": str(REPO)})
+        for engine, project in projects.items():
+            _run([DBT, "deps", "--quiet", *project], _env(environment, engine))
+        for engine, project in projects.items():  # the first build: a faithful copy
+            _run([DBT, "build", *project], _env(environment, engine))
+        fixed = _whole(
+            [DBT, "show", "--inline", "select 1", *projects["spark"]], _env(environment, "spark")
+        )
+        _run(
+            [*generate, str(options.differences), *generate_tail],
+            {**environment, "PYTHONPATH": str(REPO)},
+        )
+        table = f"{DATA_SCHEMA}.bench_source", f"{DATA_SCHEMA}.bench_target"
+        plain = _whole([sys.executable, str(HERE / "plain_script.py"), *table, *keys], environment)
+        reladiff = _whole(_reladiff_command(cluster.url, keys), environment)
+        builds = {}
+        for engine, project in projects.items():
+            (WORK / engine / "logs" / "dbt.log").unlink()  # the timed build's log alone
+            started = time.time()
+            _run([DBT, "build", *project], _env(environment, engine))
+            builds[engine] = build_split(WORK / engine, started, time.time())
+    figures = {
+        "rows": options.rows,
+        "key_shape": options.key_shape,
+        "differences": options.differences,
+        "select_1_seconds": fixed["seconds"],
+        "spark": {"plain_script": plain, "dbt_build": builds["spark"]},
+        "postgres": {"reladiff": reladiff, "dbt_build": builds["postgres"]},
     }
-    dbt = str(Path(sys.executable).parent / "dbt")
-    variables = ["--vars", json.dumps({"parity": {"pairs": [PAIR]}})]
-    _run([dbt, "deps", "--quiet", *PROJECT], environment)
-    fixed, _ = timed(lambda: _run([dbt, "show", "--inline", "select 1", *PROJECT], environment))
-    sizes = []
-    for rows in options.rows:
-        # In a process of its own, as a user's tables are: the build's metastore is then free.
-        _run([sys.executable, "-c", GENERATE, str(rows), str(WORK)], environment)
-        seconds, _ = timed(lambda: _run([dbt, "build", *PROJECT, *variables], environment))
-        sizes.append({"rows": rows, "build_seconds": round(seconds, 2), **_node_seconds()})
-    figures = {"fixed_seconds": round(fixed, 2), "sizes": sizes}
-    output = options.output or RESULTS / "user-wait.json"
+    for engine, peer in (("spark", "plain_script"), ("postgres", "reladiff")):
+        side = figures[engine]
+        side["ratio"] = round(side["dbt_build"]["seconds"] / side[peer]["seconds"], 2)
+    output = options.output or RESULTS / f"user-wait-{options.rows}.json"
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(figures, indent=2) + "\n")
     _print(figures, output)
 
 
-def _node_seconds() -> dict[str, float]:
-    """Seconds the build's nodes ran, from the run_results.json it wrote: parity's models (the
-    benchmark project has none of its own), and the reconciliation alone."""
-    results = json.loads((HERE / "project" / "target" / "run_results.json").read_text())["results"]
-    times = {r["unique_id"]: r["execution_time"] for r in results}
-    return {
-        "parity_seconds": round(sum(t for node, t in times.items() if ".parity." in node), 2),
-        "reconcile_seconds": round(
-            sum(t for node, t in times.items() if node.endswith(".parity_pair_results")), 2
-        ),
-    }
+def _project(engine: str, keys: list[str]) -> list[str]:
+    """A copy of the user's project in the work folder, parity installed from this checkout and
+    the pair keyed by the generated shape's key; its dbt arguments."""
+    folder = WORK / engine
+    shutil.copytree(HERE / "user_project" / engine, folder)
+    (folder / "packages.yml").write_text(yaml.safe_dump({"packages": [{"local": str(REPO)}]}))
+    settings = yaml.safe_load((folder / "dbt_project.yml").read_text())
+    settings["vars"]["parity"]["pairs"][0]["key"] = keys
+    (folder / "dbt_project.yml").write_text(yaml.safe_dump(settings, sort_keys=False))
+    return ["--project-dir", str(folder), "--log-format-file", "json"]
 
 
-def _run(command: list[str], environment: dict[str, str]) -> None:
-    done = subprocess.run(command, env=environment, capture_output=True, text=True)
+def _env(environment: dict[str, str], engine: str) -> dict[str, str]:
+    """Each project's results in a schema of their own: their histories do not mix."""
+    return {**environment, "PARITY_SCHEMA": f"parity_{engine}"}
+
+
+def _reladiff_command(url: str, keys: list[str]) -> list[str]:
+    """Reladiff's hashdiff of the two PostgreSQL tables, every column compared."""
+    with psycopg.connect(url) as connection:
+        columns = connection.execute(
+            "select column_name from information_schema.columns"
+            " where table_name = 'bench_source' order by ordinal_position"
+        ).fetchall()
+    command = [str(RELADIFF), url, "bench_source", url, "bench_target", "-a", "hashdiff"]
+    for key in keys:
+        command += ["-k", key]
+    for (column,) in columns:
+        command += [] if column in keys else ["-c", column]
+    return command
+
+
+def _whole(command: list[str], environment: dict[str, str]) -> dict:
+    """A process timed from its start to its exit, and the differing rows it reported: the
+    plain script's count, or Reladiff's lines, one per row missing on one side (a changed row
+    is one line on each side)."""
+    started = time.perf_counter()
+    printed = _run(command, environment).stdout.splitlines()
+    seconds = round(time.perf_counter() - started, 2)
+    if command[0] == str(RELADIFF):
+        return {"seconds": seconds, "found": f"{sum(line[:1] in '+-' for line in printed)} lines"}
+    return {"seconds": seconds, "found": printed[-1] if printed else ""}
+
+
+def _run(command: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess:
+    done = subprocess.run(command, env=environment, capture_output=True, text=True, cwd=WORK)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}{done.stderr}")
+    return done
 
 
 def _options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 1_000_000])
+    parser.add_argument("--rows", type=int, default=600_000)
+    parser.add_argument("--key-shape", default="lineitem", choices=list(KEY_SHAPES))
+    parser.add_argument("--differences", type=int, default=500, help="planted in the re-run")
     parser.add_argument("--output", type=Path)
     return parser.parse_args()
 
 
 def _print(figures: dict, output: Path) -> None:
-    print(f"\nparity, the user's wait (dbt show of select 1: {figures['fixed_seconds']:.2f} s)")
-    print("  rows       dbt build  parity  of which reconcile  beyond select 1")
-    for size in figures["sizes"]:
-        print(
-            f"  {size['rows']:<9,}  {size['build_seconds']:>8.2f}"
-            f"  {size['parity_seconds']:>6.2f}  {size['reconcile_seconds']:>18.2f}"
-            f"  {size['build_seconds'] - figures['fixed_seconds']:>15.2f}"
-        )
+    keys = ", ".join(KEY_SHAPES[figures["key_shape"]][0])
+    spark, postgres = figures["spark"], figures["postgres"]
+    print(
+        f"\nparity, the user's wait: {figures['rows']:,} rows, key {figures['key_shape']}"
+        f" ({keys}), {figures['differences']:,} differences planted; whole processes, seconds"
+    )
+    plain, reladiff = spark["plain_script"], postgres["reladiff"]
+    _row("Spark <-> Spark: the plain PySpark script", plain["seconds"], plain["found"])
+    _row("  dbt build", spark["dbt_build"]["seconds"], f"{spark['ratio']:.2f}x")
+    _row("PostgreSQL <-> PostgreSQL: Reladiff 0.6", reladiff["seconds"], reladiff["found"])
+    _row("  dbt build", postgres["dbt_build"]["seconds"], f"{postgres['ratio']:.2f}x")
+    _row("dbt show of select 1 (dbt, Spark, one query)", figures["select_1_seconds"])
+    builds = spark["dbt_build"], postgres["dbt_build"]
+    print("\nthe timed dbt build, node by node (seconds)")
+    _row("", "Spark <-> Spark", "PostgreSQL <-> PostgreSQL")
+    for name in dict.fromkeys([*builds[0]["phases"], *builds[1]["phases"]]):
+        _row(name, *(b["phases"].get(name, "-") for b in builds))
+    _row("whole build", *(b["seconds"] for b in builds))
+    _row("parity's models (run_results.json)", *(b["parity_models_seconds"] for b in builds))
+    _row("of which the reconciliation", *(b["reconcile_seconds"] for b in builds))
+    for engine, build in zip(("Spark", "PostgreSQL"), builds, strict=True):
+        print(f"  parsing, {engine}: {build['parsing']}")
     print(f"figures written to {output}")
+
+
+def _row(label: str, *cells: object) -> None:
+    shown = [f"{c:.2f}" if isinstance(c, float) else str(c) for c in cells]
+    print(f"  {label:46s}" + "".join(f"{c:>27s}" for c in shown))
 
 
 if __name__ == "__main__":
