@@ -8,8 +8,9 @@ names, and from the process's own start and end:
 - spark start: dbt-spark opens the session on the first statement (`show databases`): that
   statement's seconds, Spark's start most of them;
 - relation cache: the rest up to the first node (the schemas' relations listed);
-- each node, from its start to its end (run_results.json's execution_time leaves out dbt's
-  own work around it);
+- nodes: the first node's start to the last node's end; each node's own seconds, from its start
+  to its end (run_results.json's execution_time leaves out dbt's own work around it), are given
+  apart: with several threads, nodes run at once and their seconds add up to more;
 - on-run-end: the last node's end to the hooks' end (parity's report);
 - wrap-up: to dbt's last log line (run_results.json written, the summary printed);
 - exit: the last log line to the process's end (the JVM's stop, the interpreter's exit);
@@ -49,7 +50,7 @@ def build_split(project: Path, started: float, ended: float) -> dict:
         "parse": found - first,
         "spark start": spark,
         "relation cache": min(starts.values()) - found - spark,
-        **nodes,
+        "nodes": max(ends.values()) - min(starts.values()),
         "on-run-end": report,
         "wrap-up": last - (max(hooks) if hooks else max(ends.values())),
         "exit": ended - last,
@@ -62,6 +63,7 @@ def build_split(project: Path, started: float, ended: float) -> dict:
         "seconds": round(ended - started, 2),
         "parsing": next(e["info"]["msg"] for _, e in events if e["info"]["name"] in PARSING),
         "phases": {name: round(seconds, 2) for name, seconds in phases.items()},
+        "nodes": {name: round(seconds, 2) for name, seconds in nodes.items()},
         "parity_models_seconds": round(sum(r["execution_time"] for r in parity), 2),
         "reconcile_seconds": round(
             sum(

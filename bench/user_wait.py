@@ -203,6 +203,9 @@ def _print(figures: dict, output: Path) -> None:
     _row("", "Spark <-> Spark", "PostgreSQL <-> PostgreSQL")
     for name in dict.fromkeys([*builds[0]["phases"], *builds[1]["phases"]]):
         _row(name, *(b["phases"].get(name, "-") for b in builds))
+        if name == "nodes":
+            for node in dict.fromkeys([*builds[0]["nodes"], *builds[1]["nodes"]]):
+                _row(f"  {node}", *(b["nodes"].get(node, "-") for b in builds))
     _row("whole build", *(b["seconds"] for b in builds))
     _row("parity's models (run_results.json)", *(b["parity_models_seconds"] for b in builds))
     _row("of which the reconciliation", *(b["reconcile_seconds"] for b in builds))
