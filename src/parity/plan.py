@@ -32,8 +32,9 @@ class SidePlan:
     # Where the dialect numbers blocks: the profile by block of 32 keys (a single integer key)
     # or by block of hashed positions (any other key); else empty.
     blocks_sql: str
-    # With blocks_sql of an integer key, else empty: the least and greatest key, and the rows with a NULL key; the blocks of
-    # one range of keys (for a side spread over several sessions).
+    # With blocks_sql of an integer key, else empty: the least and greatest key, and the rows
+    # with a NULL key; the blocks of one range of keys (for a side spread over several
+    # sessions).
     bounds_sql: str
     blocks_between_sql: str
     duplicates_sql: str
