@@ -18,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import re
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -26,23 +27,27 @@ METASTORE_URL = "spark.hadoop.javax.jdo.option.ConnectionURL"
 # The lock files this process holds, by path, open for as long as it lives: closing one would
 # release its lock.
 _HELD: dict[Path, Any] = {}
+# dbt opens its threads' first connections at once: a flock taken through a second open file
+# would conflict with the first, so one thread at a time takes it.
+_TAKING = threading.Lock()
 
 
 def claimed(directory: Path) -> bool:
     """Whether this process holds parity's lock of the metastore in ``directory`` (taking it if
     no process holds it); False when another process does."""
     path = directory.with_name(f"{directory.name}.lock").absolute()
-    if path in _HELD:
+    with _TAKING:
+        if path in _HELD:
+            return True
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lock = path.open("a")
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            lock.close()
+            return False
+        _HELD[path] = lock
         return True
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = path.open("a")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        lock.close()
-        return False
-    _HELD[path] = lock
-    return True
 
 
 def in_use(directory: Path) -> bool:

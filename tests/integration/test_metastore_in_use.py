@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-from dbt_parity.metastore_in_use import in_use
+from dbt_parity.metastore_in_use import claimed, in_use
 from tests.conftest import JVM_OPTIONS, REPO
 
 HOLDER = """
@@ -78,6 +80,20 @@ def test_a_lock_held_by_another_process_is_seen(tmp_path):
         locker.kill()
         locker.wait()
     assert not in_use(tmp_path)
+
+
+@pytest.mark.unit
+def test_threads_of_one_command_opening_at_once_all_hold_its_lock(tmp_path):
+    """dbt's threads open their first connections together (`threads: 4`): each finds the lock
+    its own process's, none a second process's."""
+    start = threading.Barrier(8)
+
+    def claim(_: int) -> bool:
+        start.wait()
+        return claimed(tmp_path / "metastore_db")
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert list(pool.map(claim, range(8))) == [True] * 8
 
 
 @pytest.mark.unit
