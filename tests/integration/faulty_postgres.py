@@ -81,8 +81,9 @@ def set_faults(
         )
 
 
-# What each of parity's queries starts with (pg_stat_activity keeps only a query's first 1 kB).
-PROFILE = "select sum(n)"
+# What each of parity's queries starts with (pg_stat_activity keeps only a query's first 1 kB):
+# a hashed key's first pass (by key, then by hashed block), a checksums pass.
+FIRST_PASS = "select case when"
 CHECKSUMS = "select div("
 
 

@@ -30,7 +30,7 @@ from parity.sides.side import Side
 from parity.spark_settings import parity_settings
 from tests.integration.faulty_postgres import (
     CHECKSUMS,
-    PROFILE,
+    FIRST_PASS,
     VIEW,
     create_faulty_view,
     set_faults,
@@ -52,7 +52,7 @@ sources:
 """
 
 
-def faulty_pair(name: str, key: str | list[str]) -> dict[str, Any]:
+def faulty_pair(name: str, key: str | list[str], **options: Any) -> dict[str, Any]:
     """The faulty view of the legacy orders against their migrated copy (13 planted
     differences), in cells of at most 64 rows."""
     return {
@@ -62,16 +62,22 @@ def faulty_pair(name: str, key: str | list[str]) -> dict[str, Any]:
         "key": key,
         "enforce_key": "warn",
         "bisection_threshold": 64,
+        **options,
     }
 
 
 @pytest.fixture(scope="module")
 def plans(scratch, spark, remote_legacy) -> dict[str, PairPlan]:
     """`by_order`: a single integer key (the side's first pass is by block, its rows are read by
-    their keys); `by_hash`: a compound key (cells of row-hash positions, checksums queried)."""
+    their keys); `by_hash`: a compound key (cells of row-hash positions, checksums queried: its
+    factor of 10 makes no cell below the whole a union of the first pass's hashed blocks, which
+    would answer them, as test_hashed_blocks.py shows)."""
     create_faulty_view(remote_legacy)
     scratch.write("models/faulty_sources.yml", FAULTY_SOURCES)
-    pairs = [faulty_pair("by_order", "order_id"), faulty_pair("by_hash", ["order_id", "status"])]
+    pairs = [
+        faulty_pair("by_order", "order_id"),
+        faulty_pair("by_hash", ["order_id", "status"], bisection_factor=10),
+    ]
     try:
         rendered = scratch.dbt(
             "run",
@@ -155,9 +161,9 @@ def test_a_session_cut_off_mid_query_is_retried(
     on a new one, and the run finds what a run without the fault does."""
     caplog.set_level(logging.INFO, logger="parity")
     faults(every_row=0.0002)  # each query long enough to be caught running
-    with watching(remote_legacy, [PROFILE, CHECKSUMS], terminate) as cut:
+    with watching(remote_legacy, [FIRST_PASS, CHECKSUMS], terminate) as cut:
         drilled = compared(spark, plans["by_hash"])
-    assert cut == [PROFILE, CHECKSUMS]
+    assert cut == [FIRST_PASS, CHECKSUMS]
     assert differences(drilled) == fault_free["by_hash"] and not drilled.dead_letters
     retried = [r.getMessage() for r in caplog.records if "; retry 1 of 4 in " in r.getMessage()]
     assert len(retried) == 2
@@ -232,17 +238,17 @@ def test_rows_no_query_can_read_are_dead_letters_until_a_run_reads_them(
 def test_once_the_fallback_has_spent_its_queries_the_rest_are_dead_letters(
     spark, plans, fault_free, faults, monkeypatch
 ):
-    """Two queries allowed after the first failure: the half of the rows holding order 42 is
-    left uncompared, as dead letters in ranges of row-hash positions, which the pipeline hands
-    on; what was compared is true."""
-    monkeypatch.setattr(fallback, "FALLBACK_QUERIES", 2)
+    """Four queries allowed after the first failure: the rows around order 42 are left
+    uncompared, as dead letters in ranges of row-hash positions, which the pipeline hands on;
+    what was compared is true."""
+    monkeypatch.setattr(fallback, "FALLBACK_QUERIES", 4)
     faults(slow_key=42, slow_key_seconds=5)
     with opened(spark, plans["by_hash"], timeout=1) as (pair, source, target):
         outcome = pipeline.run(
             pair, source, target, Rerun("compared", "first run", pair.run_id, {})
         )
     dead = outcome.dead_letters
-    assert any(letter.error.endswith("(the fallback's 2 queries are spent)") for letter in dead)
+    assert any(letter.error.endswith("(the fallback's 4 queries are spent)") for letter in dead)
     assert all(letter.low.startswith("hash position ") for letter in dead)
     found = outcome.findings.differing_rows
     assert 0 < found < sum(fault_free["by_hash"].values())
