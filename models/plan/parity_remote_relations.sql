@@ -4,27 +4,23 @@
     'run_id', 'pair_name', 'side', 'dialect', 'connection_env', 'statement_timeout_seconds', 'allowed_paths', 'allow_superuser', 'schema_name', 'table_name',
 ] -%}
 {%- set rows = [] -%}
-{%- for pair in parity.parity_pairs() -%}
-    {%- for side in ['source', 'target'] -%}
-        {%- set location = parity.side_location(pair[side]) -%}
-        {%- if location['dialect'] != 'spark' -%}
-            {%- if not location['connection_env'] -%}
-                {{ exceptions.raise_compiler_error("parity pair '" ~ pair['name'] ~ "': " ~ side ~ " " ~ location['name']
-                    ~ " lives in " ~ location['dialect'] ~ " but its source meta names no parity.connection_env") }}
-            {%- endif -%}
-            {%- do rows.append({
-                'run_id': invocation_id,
-                'pair_name': pair['name'],
-                'side': side,
-                'dialect': location['dialect'],
-                'connection_env': location['connection_env'],
-                'statement_timeout_seconds': (location['statement_timeout_seconds'] or '') | string,
-                'allowed_paths': tojson(location['allowed_paths']),
-                'allow_superuser': location['allow_superuser'] | string | lower,
-                'schema_name': location['schema'],
-                'table_name': location['table'],
-            }) -%}
-        {%- endif -%}
-    {%- endfor -%}
+{%- for pair, side in parity.sides_outside_spark(parity.parity_pairs()) -%}
+    {%- set location = parity.side_location(pair[side]) -%}
+    {%- if not location['connection_env'] -%}
+        {{ exceptions.raise_compiler_error("parity pair '" ~ pair['name'] ~ "': " ~ side ~ " " ~ location['name']
+            ~ " lives in " ~ location['dialect'] ~ " but its source meta names no parity.connection_env") }}
+    {%- endif -%}
+    {%- do rows.append({
+        'run_id': invocation_id,
+        'pair_name': pair['name'],
+        'side': side,
+        'dialect': location['dialect'],
+        'connection_env': location['connection_env'],
+        'statement_timeout_seconds': (location['statement_timeout_seconds'] or '') | string,
+        'allowed_paths': tojson(location['allowed_paths']),
+        'allow_superuser': location['allow_superuser'] | string | lower,
+        'schema_name': location['schema'],
+        'table_name': location['table'],
+    }) -%}
 {%- endfor %}
 {{ parity.literal_rows(plan_columns, rows) }}
