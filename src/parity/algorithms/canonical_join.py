@@ -29,6 +29,7 @@ from parity.values.rows import (
     MISSING_IN_TARGET,
     VALUE_MISMATCH,
 )
+from parity.values.spark_literals import identifier
 
 SORTABLE = "array<struct<null:boolean,text:string>>"
 # This side's rows of a key left over, each as many times as it outnumbers the other side's,
@@ -134,7 +135,7 @@ def _sortable(values: list[str]) -> Column:
     """A row's values as (is NULL, text) pairs: arrays of them sort as canonical_order does.
     Written as one expression: built column by column, a wide row cost hundreds of calls to
     Spark per pair."""
-    quoted = ["`" + v.replace("`", "``") + "`" for v in values]
+    quoted = [identifier(v) for v in values]
     pairs = ", ".join(f"struct({v} is null as `null`, coalesce({v}, '') as `text`)" for v in quoted)
     return F.expr(f"cast(array({pairs}) as {SORTABLE})")
 

@@ -14,7 +14,7 @@ from parity.sides.file_views import register
 from parity.sides.side import DUPLICATE_EXAMPLES, DuplicatedKey
 from parity.values.keyspace import KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
-from parity.values.spark_literals import string_literal
+from parity.values.spark_literals import identifier, string_literal
 
 LONG_SAFE = 2**62
 # Up to this many cells, a filter lists them; past it, a semi-join (_in_cells).
@@ -256,7 +256,7 @@ def rows_of_keys(
 ) -> tuple[DataFrame, DataFrame]:
     """Both sides' canonical rows of the ``count`` keys listed in ``keys`` (a frame of key
     columns, canonical text)."""
-    names = ["`" + n.replace("`", "``") + "`" for n in source.plan.key_columns]
+    names = [identifier(n) for n in source.plan.key_columns]
     return _rows_matching(source, target, names, keys, count, string_literal)
 
 

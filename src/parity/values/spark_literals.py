@@ -1,5 +1,6 @@
 """Python values spelled as Spark SQL literals of their exact type, read alike whatever the
-session's parser settings (the Python twin of macros/utils/_spark_string_literal.sql)."""
+session's parser settings (the Python twin of macros/utils/_spark_string_literal.sql), and
+column names as quoted identifiers."""
 
 from __future__ import annotations
 
@@ -12,6 +13,11 @@ def string_literal(text: str) -> str:
     if "'" not in text and "\\" not in text:
         return f"'{text}'"
     return f"decode(unhex('{text.encode().hex()}'), 'UTF-8')"
+
+
+def identifier(name: str) -> str:
+    """A column name quoted for Spark SQL, whatever characters it holds."""
+    return "`" + name.replace("`", "``") + "`"
 
 
 def double_literal(value: float) -> str:
