@@ -1,17 +1,17 @@
 """The script a user would write instead of parity for two Spark tables: a session configured as
 the embedded profile's (profiles/profiles.yml: its warehouse, metastore and settings), both tables
 read, a full outer join on the key with null-safe equality on every other column, the differing
-rows collected. Run as a process of its own by bench/user_wait.py, which times all of it.
+rows collected (baselines.plain_join, the join run_bench times in-process). Run as a process of
+its own by bench/user_wait.py, which times all of it.
 
     python bench/plain_script.py SOURCE TARGET KEY [KEY ...]
 """
 
 import os
 import sys
-from functools import reduce
 
+from baselines import plain_join  # bench/, this script's folder, is first on sys.path
 from pyspark.sql import SparkSession
-from pyspark.sql import functions as F
 
 source_table, target_table, *keys = sys.argv[1:]
 metastore = os.environ.get("PARITY_METASTORE_DIR", "metastore_db")
@@ -29,15 +29,6 @@ spark = (
     .enableHiveSupport()
     .getOrCreate()
 )
-source, target = spark.table(source_table).alias("s"), spark.table(target_table).alias("t")
-columns = [c for c in source.columns if c not in keys]
-
-
-def every(names, equal):
-    return reduce(lambda a, b: a & b, [equal(F.col(f"s.{c}"), F.col(f"t.{c}")) for c in names])
-
-
-joined = source.join(target, every(keys, lambda s, t: s == t), "full_outer")
-differing = joined.where(~every([*keys, *columns], lambda s, t: s.eqNullSafe(t))).collect()
-print(f"{len(differing)} rows differ")
+columns = [c for c in spark.table(source_table).columns if c not in keys]
+print(f"{plain_join(spark, (source_table, target_table), keys, columns)} rows differ")
 spark.stop()
