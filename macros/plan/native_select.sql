@@ -4,8 +4,9 @@
     is built for it), and any other value by its canonical text, or its tolerant text when the
     pair hashes it on a grid. Spark's hash skips NULL arguments, so (NULL, 5) and (5, NULL) would
     hash alike: a mask of the row's NULLs is hashed first. `columns` lists {name, profile,
-    hash_grid} in comparison order, keys first; `native` says, per compared column, whether it is
-    hashed as Spark holds it (parity.natively_hashed). A single integer key is its own position
+    hash_grid} in comparison order, keys first; `native` says, per compared column (keys first),
+    whether it is selected as Spark holds it: a key by parity.natively_keyed, a value by
+    parity.natively_hashed. A single integer key is its own position
     (as in parity.side_select), selected too: the first pass then sums by cells of consecutive
     keys instead of by key (algorithms/cell_hashes.py). -#}
 {% macro native_select(relation_name, key_count, columns, native, predicate=none) %}
@@ -15,7 +16,7 @@
         {%- set quoted = parity.quote_identifier('spark', column['name']) -%}
         {%- if column.get('hash_grid') -%}
             {%- do hashed.append(parity.tolerant_text('spark', quoted, column['profile'], column['hash_grid'])) -%}
-        {%- elif native[loop.index0] -%}
+        {%- elif native[key_count + loop.index0] -%}
             {%- do hashed.append(quoted) -%}
         {%- else -%}
             {%- do hashed.append(parity.canonical_value('spark', quoted, column['profile'])) -%}
@@ -35,7 +36,8 @@ select
     {{ parity.key_position('spark', parity.quote_identifier('spark', columns[0]['name'])) }} as {{ aliases['position'] }},
     {%- endif %}
     {%- for column in columns[:key_count] %}
-    {{ parity.canonical_value('spark', parity.quote_identifier('spark', column['name']), column['profile']) }} as {{ aliases['keys'][loop.index0] }},
+        {%- set quoted = parity.quote_identifier('spark', column['name']) %}
+    {{ 'cast(' ~ quoted ~ ' as bigint)' if native[loop.index0] else parity.canonical_value('spark', quoted, column['profile']) }} as {{ aliases['keys'][loop.index0] }},
     {%- endfor %}
     xxhash64({{ (masks + hashed) | join(', ') if hashed else '0' }}) as {{ aliases['native_hash'] }}
 from {{ relation_name }} as __parity_relation
@@ -43,6 +45,23 @@ from {{ relation_name }} as __parity_relation
 where {{ predicate }}
 {%- endif %}
 {%- endmacro %}
+
+
+{#- Per key column, whether joindiff's first pass groups on it as Spark holds it (as a bigint):
+    when both sides hold it in an integer type, whose canonical text is its digits. Grouping on
+    the number, not its text, is a quarter of a compound key's first pass; the keys it finds
+    differing are cast back to their canonical text (algorithms/key_hashes.py). -#}
+{% macro natively_keyed(source_keys, target_keys) %}
+    {%- set integer = '(tinyint|smallint|int|bigint)' -%}
+    {%- set native = [] -%}
+    {%- for source in source_keys -%}
+        {%- set target = target_keys[loop.index0] -%}
+        {%- do native.append(source['profile']['kind'] == 'integer'
+            and modules.re.fullmatch(integer, source['data_type'] | lower) is not none
+            and modules.re.fullmatch(integer, target['data_type'] | lower) is not none) -%}
+    {%- endfor -%}
+    {{ return(native) }}
+{% endmacro %}
 
 
 {#- Per compared column, whether joindiff hashes it as Spark holds it: when both sides hold it in

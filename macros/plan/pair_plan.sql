@@ -82,7 +82,8 @@
         its own engine's connection. -#}
     {%- set in_session = {'source': dialects[0] == 'spark', 'target': dialects[1] == 'spark'} -%}
     {%- set algorithm = parity._algorithm(where, pair['algorithm'], in_session.values() | list) -%}
-    {%- set native = parity.natively_hashed(matched['source'][key_count:], matched['target'][key_count:]) -%}
+    {%- set native = parity.natively_keyed(matched['source'][:key_count], matched['target'][:key_count])
+        + parity.natively_hashed(matched['source'][key_count:], matched['target'][key_count:]) -%}
     {%- set row = {
         'pair_name': pair['name'],
         'algorithm': algorithm,

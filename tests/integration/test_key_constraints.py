@@ -28,6 +28,13 @@ union all select * from {orders} where order_id = 5
 union all select cast(null as bigint) as order_id, {others} from {orders} where order_id in (1, 2)
 """
 OTHERS = "customer_id, status, amount, fx_rate, discount, is_gift, ordered_at, ship_date, note"
+# The planted rows with the key held in other integer types than the legacy table's (bigint,
+# int): joindiff groups on integer keys as numbers, and must find the same rows.
+WIDENED = "orders_key_problems_widened"
+WIDENED_VIEW = (
+    "select cast(order_id as int) as order_id, cast(customer_id as bigint) as customer_id,"
+    " status, amount, fx_rate, discount, is_gift, ordered_at, ship_date, note from {table}"
+)
 LEGACY = {"ref": "legacy_orders"}
 
 
@@ -46,6 +53,10 @@ PAIRS = [
     pair("lake_warn", LEGACY, planted("keys_lake"), enforce_key="warn"),
     # A NULL in one key column is a NULL key; a compound key's rows are positioned by its hash.
     {**pair("compound_joindiff", LEGACY, planted("keys_lake"), enforce_key="off"), "key": COMPOUND},
+    {
+        **pair("compound_widened", LEGACY, {"source": ["keys_lake", WIDENED]}, enforce_key="off"),
+        "key": COMPOUND,
+    },
     {
         **pair("compound_hashdiff", LEGACY, planted("keys_lake"), enforce_key="off"),
         "key": COMPOUND,
@@ -89,6 +100,10 @@ def keyed(scratch, spark, remote_legacy):
         f"create table {schema}.{TABLE} using parquet as"
         + PLANTED.format(orders=f"{schema}.legacy_orders", others=OTHERS)
     )
+    spark.sql(
+        f"create or replace view {schema}.{WIDENED} as "
+        + WIDENED_VIEW.format(table=f"{schema}.{TABLE}")
+    )
     with psycopg.connect(remote_legacy, autocommit=True) as connection:
         connection.execute(f"drop table if exists {TABLE}")
         connection.execute(
@@ -105,7 +120,7 @@ def keyed(scratch, spark, remote_legacy):
             {
                 "name": "keys_lake",
                 "schema": "{{ env_var('PARITY_SCHEMA') }}",
-                "tables": [{"name": TABLE, "data_tests": KEY_TESTS}],
+                "tables": [{"name": TABLE, "data_tests": KEY_TESTS}, {"name": WIDENED}],
             },
             {
                 "name": "keys_pg",
@@ -139,7 +154,8 @@ def key_counts(row) -> tuple:
 
 def test_null_and_duplicate_keys_are_counted_in_every_engine(keyed):
     summary = keyed["summary"]
-    for name in ("lake_joindiff", "lake_hashdiff", "lake_warn", "compound_joindiff"):
+    in_spark = ("lake_joindiff", "lake_hashdiff", "lake_warn", "compound_joindiff")
+    for name in (*in_spark, "compound_widened"):
         assert key_counts(summary[name]) == (0, 0, 2, 2), name
         assert (summary[name]["source_rows"], summary[name]["target_rows"]) == (3000, 3005)
     assert key_counts(summary["compound_hashdiff"]) == (0, 0, 2, 2)
@@ -164,6 +180,22 @@ def test_duplicates_compare_as_a_multiset_and_null_keys_are_left_out(keyed):
         assert summary[name]["differing_rows"] == 3 and not summary[name]["passed"]
 
 
+def test_integer_keys_of_other_types_find_the_same_rows(keyed, spark, scratch):
+    """Keys grouped on as numbers (bigint against int, int against bigint) find the rows found
+    by their text, and list them in their canonical text."""
+    differences, summary = keyed["differences"], keyed["summary"]
+    assert differences["compound_widened"] == differences["compound_joindiff"]
+    shown = ("differing_rows", "source_rows", "target_rows", "source_duplicate_keys")
+    assert [summary["compound_widened"][c] for c in shown] == [
+        summary["compound_joindiff"][c] for c in shown
+    ]
+    (native,) = spark.sql(
+        f"select source_native_sql from {scratch.schema}.parity_plan"
+        " where pair_name = 'compound_widened'"
+    ).first()
+    assert "cast(`order_id` as bigint) as __parity_k0" in native
+
+
 def test_warn_flags_the_pair_and_off_does_not(keyed):
     flagged = {name: row["keys_flagged"] for name, row in keyed["summary"].items()}
     assert flagged == {
@@ -171,6 +203,7 @@ def test_warn_flags_the_pair_and_off_does_not(keyed):
         "lake_hashdiff": False,
         "lake_warn": True,
         "compound_joindiff": False,
+        "compound_widened": False,
         "compound_hashdiff": False,
         "pg_off": False,
         "pg_compound": False,

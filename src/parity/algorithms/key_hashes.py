@@ -1,8 +1,8 @@
 """joindiff's first pass: both sides' native row hashes summed per key, in one Spark job.
 
-Both sides are grouped together by canonical key (per side, the count of its rows and the sum
-of their hashes, so duplicate keys compare as multisets): a key whose count or sum differs
-between the sides is a differing key. Only those keys' rows are compared canonically afterwards
+Both sides are grouped together by key, in its canonical text or, an integer key, as a number
+(per side, the count of its rows and the sum of their hashes, so duplicate keys compare as
+multisets): a key whose count or sum differs between the sides is a differing key. Only those keys' rows are compared canonically afterwards
 (canonical_join.py); the others are equal, short of a 64-bit hash collision. The same job counts
 each side's rows, NULL keys and duplicate keys (an observation on the joined keys), so no other
 pass over the sides is needed. The hash is summed as two 32-bit halves: a sum of bigints would
@@ -87,7 +87,12 @@ def key_hash_pass(
     # Kept in the executors and cut from the plan that found them, in the job that counts the
     # keys and the differing keys: the queries that list these keys never run the first pass
     # again, and counting them is no job of its own.
-    differing = per_key.observe(observed, *metrics).where(differs).select(*keys).localCheckpoint()
+    # An integer key is grouped on as a number (macros/plan/native_select.sql): listed again in
+    # its canonical text, the text the canonical rows are matched on.
+    canonical = [F.col(k).cast("string").alias(k) for k in keys]
+    differing = (
+        per_key.observe(observed, *metrics).where(differs).select(*canonical).localCheckpoint()
+    )
     counted = observed.get
     counts = tuple(_counts(counted, side) for side in SIDES)
     return KeyPass((counts[0], counts[1]), differing, int(counted["differing_keys"]))
