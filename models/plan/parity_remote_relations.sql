@@ -1,7 +1,5 @@
 {#- One row per pair side that lives outside Spark: what parity_remote_columns introspects, with
-    the run that listed it. A view of literal rows: a table cost every build a drop and a write
-    (2 to 4 s) on the path to the comparison, whatever it held, and it is read once. -#}
-{{ config(materialized='view') }}
+    the run that listed it. -#}
 {%- set plan_columns = [
     'run_id', 'pair_name', 'side', 'dialect', 'connection_env', 'statement_timeout_seconds', 'allowed_paths', 'allow_superuser', 'schema_name', 'table_name',
 ] -%}
