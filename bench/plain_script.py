@@ -23,6 +23,7 @@ spark = (
         f"jdbc:derby:;databaseName={metastore};create=true",
     )
     .config("spark.sql.shuffle.partitions", os.environ.get("PARITY_SHUFFLE_PARTITIONS", "8"))
+    .config("spark.driver.memory", os.environ.get("PARITY_DRIVER_MEMORY", "2g"))
     .config("spark.ui.enabled", "false")
     .config("spark.ui.showConsoleProgress", "false")
     .config("spark.python.sql.dataFrameDebugging.enabled", "false")

@@ -3,7 +3,7 @@ its own from start to exit, beside the whole process of the tool that user would
 on the same tables in the same run:
 
     python -m bench.user_wait [--rows 600000] [--key-shape lineitem] [--differences 500]
-                              [--output FILE]
+                              [--engines spark postgres] [--output FILE]
 
 - Spark against Spark (bench/user_project/spark): the plain PySpark script
   (bench/plain_script.py: Python's start, the session the embedded profile configures, both
@@ -23,7 +23,8 @@ Each build is split node by node (bench/build_split.py): the process's start to 
 log line, parsing (and whether it was partial), Spark's start, the relation cache, each model
 and test, the on-run-end report, the process's exit. Beside them, as the fixed cost no package
 can cut, a `dbt show` of `select 1` in the Spark project (dbt and Spark starting, one query).
-Figures go to bench/results/user-wait-<rows>.json.
+`--engines spark` leaves PostgreSQL out: at 10M rows, copying the tables into it row by row
+takes longer than everything else. Figures go to bench/results/user-wait-<rows>.json.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 import psycopg
@@ -50,6 +52,12 @@ REPO = HERE.parent
 DATA_SCHEMA = "lake"
 RELADIFF = REPO / ".venv-reladiff" / "bin" / "reladiff"
 DBT = str(Path(sys.executable).parent / "dbt")
+# Per engine: the tool a user would run instead, as the figures name it and as printed.
+PEERS = {
+    "spark": ("plain_script", "Spark <-> Spark: the plain PySpark script"),
+    "postgres": ("reladiff", "PostgreSQL <-> PostgreSQL: Reladiff 0.6"),
+}
+PAIR_NAMES = {"spark": "Spark <-> Spark", "postgres": "PostgreSQL <-> PostgreSQL"}
 # Run in a process of its own, as a user's tables are written: the builds' metastore is free then.
 GENERATE = """
 import sys
@@ -60,46 +68,53 @@ from parity.embedded import embedded_session
 rows, differences, shape, work, schema, url = sys.argv[1:]
 spark = embedded_session(Path(work), "parity-wait-generate")
 write_pair(spark, schema, int(rows), int(differences), 0, shape)
-for name in ("bench_source", "bench_target"):
+for name in ("bench_source", "bench_target") if url else ():
     copy_table(spark, schema, url, name, tuple(KEY_SHAPES[shape][0]))
 """
 
 
 def main() -> None:
     options = _options()
-    if not RELADIFF.exists():
+    if "postgres" in options.engines and not RELADIFF.exists():
         raise SystemExit(f"Reladiff is not installed at {RELADIFF}: run `make bench`")
     shutil.rmtree(WORK, ignore_errors=True)
     WORK.mkdir(parents=True)
     keys = KEY_SHAPES[options.key_shape][0]
-    projects = {engine: _project(engine, keys) for engine in ("spark", "postgres")}
-    with postgres_server() as cluster:
+    projects = {engine: _project(engine, keys) for engine in options.engines}
+    with postgres_server() if "postgres" in projects else nullcontext() as cluster:
+        url = cluster.url if cluster else ""
         environment = {
             **os.environ,
             "PARITY_WAREHOUSE_DIR": str(WORK / "warehouse"),
             "PARITY_METASTORE_DIR": str(WORK / "metastore_db"),
             "PARITY_WAIT_DATA_SCHEMA": DATA_SCHEMA,
-            "PARITY_WAIT_PG_URL": cluster.url,
+            "PARITY_WAIT_PG_URL": url,
             "DBT_PROFILES_DIR": str(REPO / "profiles"),
             "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
         }
         generate = [sys.executable, "-c", GENERATE, str(options.rows)]
-        generate_tail = [options.key_shape, str(WORK), DATA_SCHEMA, cluster.url]
+        generate_tail = [options.key_shape, str(WORK), DATA_SCHEMA, url]
         _run([*generate, "0", *generate_tail], {**environment, "PYTHONPATH": str(REPO)})
         for engine, project in projects.items():
             _run([DBT, "deps", "--quiet", *project], _env(environment, engine))
         for engine, project in projects.items():  # the first build: a faithful copy
             _run([DBT, "build", *project], _env(environment, engine))
         fixed = _whole(
-            [DBT, "show", "--inline", "select 1", *projects["spark"]], _env(environment, "spark")
+            [DBT, "show", "--inline", "select 1", *next(iter(projects.values()))],
+            _env(environment, next(iter(projects))),
         )
         _run(
             [*generate, str(options.differences), *generate_tail],
             {**environment, "PYTHONPATH": str(REPO)},
         )
         table = f"{DATA_SCHEMA}.bench_source", f"{DATA_SCHEMA}.bench_target"
-        plain = _whole([sys.executable, str(HERE / "plain_script.py"), *table, *keys], environment)
-        reladiff = _whole(_reladiff_command(cluster.url, keys), environment)
+        peers = {
+            "spark": lambda: _whole(
+                [sys.executable, str(HERE / "plain_script.py"), *table, *keys], environment
+            ),
+            "postgres": lambda: _whole(_reladiff_command(url, keys), environment),
+        }
+        peer = {engine: peers[engine]() for engine in projects}
         builds = {}
         for engine, project in projects.items():
             (WORK / engine / "logs" / "dbt.log").unlink()  # the timed build's log alone
@@ -111,12 +126,10 @@ def main() -> None:
         "key_shape": options.key_shape,
         "differences": options.differences,
         "select_1_seconds": fixed["seconds"],
-        "spark": {"plain_script": plain, "dbt_build": builds["spark"]},
-        "postgres": {"reladiff": reladiff, "dbt_build": builds["postgres"]},
     }
-    for engine, peer in (("spark", "plain_script"), ("postgres", "reladiff")):
-        side = figures[engine]
-        side["ratio"] = round(side["dbt_build"]["seconds"] / side[peer]["seconds"], 2)
+    for engine, build in builds.items():
+        ratio = round(build["seconds"] / peer[engine]["seconds"], 2)
+        figures[engine] = {PEERS[engine][0]: peer[engine], "dbt_build": build, "ratio": ratio}
     output = options.output or RESULTS / f"user-wait-{options.rows}.json"
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(figures, indent=2) + "\n")
@@ -181,36 +194,37 @@ def _options() -> argparse.Namespace:
     parser.add_argument("--rows", type=int, default=600_000)
     parser.add_argument("--key-shape", default="lineitem", choices=list(KEY_SHAPES))
     parser.add_argument("--differences", type=int, default=500, help="planted in the re-run")
+    parser.add_argument("--engines", nargs="+", default=list(PEERS), choices=list(PEERS))
     parser.add_argument("--output", type=Path)
     return parser.parse_args()
 
 
 def _print(figures: dict, output: Path) -> None:
     keys = ", ".join(KEY_SHAPES[figures["key_shape"]][0])
-    spark, postgres = figures["spark"], figures["postgres"]
+    engines = [engine for engine in PEERS if engine in figures]
     print(
         f"\nparity, the user's wait: {figures['rows']:,} rows, key {figures['key_shape']}"
         f" ({keys}), {figures['differences']:,} differences planted; whole processes, seconds"
     )
-    plain, reladiff = spark["plain_script"], postgres["reladiff"]
-    _row("Spark <-> Spark: the plain PySpark script", plain["seconds"], plain["found"])
-    _row("  dbt build", spark["dbt_build"]["seconds"], f"{spark['ratio']:.2f}x")
-    _row("PostgreSQL <-> PostgreSQL: Reladiff 0.6", reladiff["seconds"], reladiff["found"])
-    _row("  dbt build", postgres["dbt_build"]["seconds"], f"{postgres['ratio']:.2f}x")
+    for engine in engines:
+        key, label = PEERS[engine]
+        side = figures[engine]
+        _row(label, side[key]["seconds"], side[key]["found"])
+        _row("  dbt build", side["dbt_build"]["seconds"], f"{side['ratio']:.2f}x")
     _row("dbt show of select 1 (dbt, Spark, one query)", figures["select_1_seconds"])
-    builds = spark["dbt_build"], postgres["dbt_build"]
+    builds = [figures[engine]["dbt_build"] for engine in engines]
     print("\nthe timed dbt build, node by node (seconds)")
-    _row("", "Spark <-> Spark", "PostgreSQL <-> PostgreSQL")
-    for name in dict.fromkeys([*builds[0]["phases"], *builds[1]["phases"]]):
+    _row("", *(PAIR_NAMES[engine] for engine in engines))
+    for name in dict.fromkeys(name for build in builds for name in build["phases"]):
         _row(name, *(b["phases"].get(name, "-") for b in builds))
         if name == "nodes":
-            for node in dict.fromkeys([*builds[0]["nodes"], *builds[1]["nodes"]]):
+            for node in dict.fromkeys(node for build in builds for node in build["nodes"]):
                 _row(f"  {node}", *(b["nodes"].get(node, "-") for b in builds))
     _row("whole build", *(b["seconds"] for b in builds))
     _row("parity's models (run_results.json)", *(b["parity_models_seconds"] for b in builds))
     _row("of which the reconciliation", *(b["reconcile_seconds"] for b in builds))
-    for engine, build in zip(("Spark", "PostgreSQL"), builds, strict=True):
-        print(f"  parsing, {engine}: {build['parsing']}")
+    for engine, build in zip(engines, builds, strict=True):
+        print(f"  parsing, {PAIR_NAMES[engine]}: {build['parsing']}")
     print(f"figures written to {output}")
 
 

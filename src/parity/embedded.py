@@ -26,6 +26,7 @@ def embedded_session(
         SparkSession.builder.master(os.environ.get("PARITY_SPARK_MASTER", "local[2]"))
         .appName(app_name)
         .config("spark.sql.warehouse.dir", str(warehouse))
+        .config("spark.driver.memory", os.environ.get("PARITY_DRIVER_MEMORY", "2g"))
         .config(
             "spark.hadoop.javax.jdo.option.ConnectionURL",
             f"jdbc:derby:;databaseName={metastore};create=true",
