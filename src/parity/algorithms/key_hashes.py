@@ -2,11 +2,12 @@
 
 Both sides are grouped together by key, in its canonical text or, an integer key, as a number
 (per side, the count of its rows and the sum of their hashes, so duplicate keys compare as
-multisets): a key whose count or sum differs between the sides is a differing key. Only those keys' rows are compared canonically afterwards
-(canonical_join.py); the others are equal, short of a 64-bit hash collision. The same job counts
-each side's rows, NULL keys and duplicate keys (an observation on the joined keys), so no other
-pass over the sides is needed. The hash is summed as two 32-bit halves: a sum of bigints would
-overflow under ANSI mode when a key has many rows.
+multisets): a key whose count or sum differs between the sides is a differing key. Only those
+keys' rows are compared canonically afterwards (canonical_join.py); the others are equal, short
+of a 64-bit hash collision. The same job counts each side's rows, NULL keys and duplicate keys
+(an observation on the joined keys), so no other pass over the sides is needed. The hash is
+summed as two 32-bit halves: a sum of bigints would overflow under ANSI mode when a key has many
+rows.
 """
 
 from __future__ import annotations
