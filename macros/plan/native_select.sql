@@ -49,7 +49,7 @@ where {{ predicate }}
 
 {#- Per key column, whether joindiff's first pass groups on it as Spark holds it (as a bigint):
     when both sides hold it in an integer type, whose canonical text is its digits. Grouping on
-    the number, not its text, is a quarter of a compound key's first pass; the keys it finds
+    the number, not its text, takes a quarter off a compound key's first pass; the keys it finds
     differing are cast back to their canonical text (algorithms/key_hashes.py). -#}
 {% macro natively_keyed(source_keys, target_keys) %}
     {%- set integer = '(tinyint|smallint|int|bigint)' -%}
