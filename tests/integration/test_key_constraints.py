@@ -57,6 +57,12 @@ PAIRS = [
         **pair("compound_widened", LEGACY, {"source": ["keys_lake", WIDENED]}, enforce_key="off"),
         "key": COMPOUND,
     },
+    # Differing keys 5 and 6: only the first, in key order, is compared.
+    {
+        **pair("compound_capped", LEGACY, planted("keys_lake"), enforce_key="off"),
+        "key": COMPOUND,
+        "max_differences": 1,
+    },
     {
         **pair("compound_hashdiff", LEGACY, planted("keys_lake"), enforce_key="off"),
         "key": COMPOUND,
@@ -196,6 +202,16 @@ def test_integer_keys_of_other_types_find_the_same_rows(keyed, spark, scratch):
     assert "cast(`order_id` as bigint) as __parity_k0" in native
 
 
+def test_a_capped_compound_key_compares_its_first_differing_keys(keyed):
+    """max_differences on a compound key: joindiff compares the rows of the first differing
+    key in key order only, and halts the pair."""
+    summary, differences = keyed["summary"]["compound_capped"], keyed["differences"]
+    assert summary["halted"] and not summary["passed"]
+    assert sum(differences["compound_capped"].values()) == 2
+    assert all(key.startswith('["5",') for key, _ in differences["compound_capped"])
+    assert differences["compound_capped"] <= differences["compound_joindiff"]
+
+
 def test_warn_flags_the_pair_and_off_does_not(keyed):
     flagged = {name: row["keys_flagged"] for name, row in keyed["summary"].items()}
     assert flagged == {
@@ -204,6 +220,7 @@ def test_warn_flags_the_pair_and_off_does_not(keyed):
         "lake_warn": True,
         "compound_joindiff": False,
         "compound_widened": False,
+        "compound_capped": False,
         "compound_hashdiff": False,
         "pg_off": False,
         "pg_compound": False,

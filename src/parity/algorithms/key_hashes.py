@@ -21,6 +21,7 @@ from pyspark.sql import Column, DataFrame, Observation
 from pyspark.sql import functions as F
 
 from parity.sides.spark import IN_SOURCE, SparkSide, release_checkpoint, rows_of_keys
+from parity.spark_settings import grouped_by_key
 from parity.values.profile import KeyCounts
 
 LOW_HALF = 0xFFFFFFFF
@@ -91,10 +92,11 @@ def key_hash_pass(
     # An integer key is grouped on as a number (macros/plan/native_select.sql): listed again in
     # its canonical text, the text the canonical rows are matched on.
     canonical = [F.col(k).cast("string").alias(k) for k in keys]
-    differing = (
-        per_key.observe(observed, *metrics).where(differs).select(*canonical).localCheckpoint()
-    )
-    counted = observed.get
+    with grouped_by_key(source.sparkSession):
+        differing = (
+            per_key.observe(observed, *metrics).where(differs).select(*canonical).localCheckpoint()
+        )
+        counted = observed.get
     counts = tuple(_counts(counted, side) for side in SIDES)
     return KeyPass((counts[0], counts[1]), differing, int(counted["differing_keys"]))
 

@@ -7,6 +7,7 @@ are reused where they are found again unchanged (pipelines/reused_differences.py
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from time import perf_counter
 
 from pyspark.sql import DataFrame
@@ -20,13 +21,16 @@ from parity.plan import PairPlan
 from parity.results import judgement
 from parity.results.summary import Findings, rows_beyond_tolerance, summarize
 from parity.sides.side import Side, on_both
-from parity.spark_settings import after_first_pass
+from parity.spark_settings import after_first_pass, grouped_by_key
 
 
 def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
     names, rules = pair.source.column_names, pair.column_rules
     started = perf_counter()
-    profiles = on_both(source, target, "profile")
+    # A Spark side profiles a key that is not its own position by key (SparkSide.profile).
+    by_key = nullcontext() if pair.source.key_is_position else grouped_by_key(source.spark)
+    with by_key:
+        profiles = on_both(source, target, "profile")
     profile_seconds = perf_counter() - started
     counts = (profiles[0].counts, profiles[1].counts)
     # Kept by the exact checksums, which a value moved within tolerance changes; the tolerant
