@@ -14,22 +14,30 @@ from tests.spark.canonical_frames import spark_side
 ROWS = [((str(i),), (f"v{i}", "x")) for i in range(200)]
 
 
-def executed_plans(spark: SparkSession, since: int) -> list[str]:
-    """The physical plans of the queries the session ran after its first ``since``, as Spark's
-    SQL status store keeps them."""
-    executions = spark._jsparkSession.sharedState().statusStore().executionsList()
-    return [executions.apply(i).physicalPlanDescription() for i in range(since, executions.size())]
+def status_store(spark: SparkSession):
+    """Spark's SQL status store, once the listener bus has given it every event so far."""
+    spark.sparkContext._jsc.sc().listenerBus().waitUntilEmpty()
+    return spark._jsparkSession.sharedState().statusStore()
 
 
-def executions(spark: SparkSession) -> int:
-    return spark._jsparkSession.sharedState().statusStore().executionsList().size()
+def last_execution(spark: SparkSession) -> int:
+    """The id of the last query the session ran (-1 before any)."""
+    executions = status_store(spark).executionsList()
+    return executions.apply(executions.size() - 1).executionId() if executions.size() else -1
 
 
 def aggregations_of(spark: SparkSession, action) -> list[str]:
-    """The plans of the aggregating queries ``action`` ran."""
-    since = executions(spark)
+    """The physical plans of the aggregating queries ``action`` ran, newest first. The store
+    keeps the last thousand queries, so they are told by id, not by index."""
+    since = last_execution(spark)
     action()
-    return [plan for plan in executed_plans(spark, since) if "HashAggregate" in plan]
+    executions, plans = status_store(spark).executionsList(), []
+    for index in range(executions.size() - 1, -1, -1):
+        execution = executions.apply(index)
+        if execution.executionId() <= since:
+            break
+        plans.append(execution.physicalPlanDescription())
+    return [plan for plan in plans if "HashAggregate" in plan]
 
 
 def test_the_pass_by_key_skips_the_aggregation_before_its_shuffle(spark):
