@@ -152,9 +152,10 @@ def as_row_diffs(frame) -> list[RowDiff]:
 
 def test_many_differing_keys_are_listed_by_a_subquery(spark, monkeypatch):
     """More differing keys than a filter lists (LITERAL_CELLS): their rows are chosen by an IN
-    subquery, and joindiff's two passes still find every difference; by cell, so many rows
-    differ that the cells are narrowed to their differing keys first (NARROW_SHARE, with
-    NARROW_ROWS lowered to this table's size)."""
+    subquery, the keys broadcast (not both tables sorted to join them), and joindiff's two
+    passes still find every difference; by cell, so many rows differ that the cells are
+    narrowed to their differing keys first (NARROW_SHARE, with NARROW_ROWS lowered to this
+    table's size)."""
     monkeypatch.setattr(cell_hashes, "NARROW_ROWS", 1_000)
     source_rows = [((str(i),), (f"v{i}", "x")) for i in range(6_000)]
     target_rows = [(key, (first, "y")) for key, (first, _) in source_rows[1:]]
@@ -164,9 +165,11 @@ def test_many_differing_keys_are_listed_by_a_subquery(spark, monkeypatch):
     for first in first_passes(source, target):
         try:
             with first.compared_rows(source, target) as rows:
+                plans = [frame._jdf.queryExecution().executedPlan().toString() for frame in rows]
                 found = as_row_diffs(canonical_join(*rows, keys, values))
         finally:
             first.release()
+        assert all("BroadcastHashJoin" in plan and "SortMergeJoin" not in plan for plan in plans)
         assert ordered(found) == ordered(compare_rows(source_rows, target_rows))
     assert first.differing_rows > max(NARROW_SHARE * len(source_rows), cell_hashes.NARROW_ROWS)
     assert LITERAL_CELLS < 6_000
