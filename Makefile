@@ -74,12 +74,14 @@ mariadb:
 # The packages go in through uv, pinned here: pyspark comes as a source archive of 300 MB, which pip
 # builds and installs in 78 s on a machine with no cache of it (44 to 54 s with one), uv in 31 s.
 # An index that serves it without caching headers makes uv keep a new 1.4 GB build of it per
-# install; pruning after each install keeps the cache to the build in use.
+# install; pruning after each install keeps the cache to the build in use. uv, unlike pip, leaves
+# the packages uncompiled: every process then compiles dbt's and Spark's modules as it imports
+# them (and writes nothing where PYTHONDONTWRITEBYTECODE is set), 1.5 s of each dbt command.
 UV := uv==0.13.9
 $(VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check $(UV)
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -r requirements.txt
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	$(BIN)/uv cache prune --quiet
 	touch $@
