@@ -6,10 +6,10 @@ import itertools
 
 from pyspark.sql import SparkSession
 
-from parity.plan import SidePlan
 from parity.reference import row_hash
 from parity.sides.spark import SparkSide
 from parity.values.rows import Row
+from tests.plan_factory import side_plan
 
 _views = itertools.count()
 
@@ -39,11 +39,8 @@ def spark_side(
     mask = " + ".join(
         f"(case when {v} is null then {2**i} else 0 end)" for i, v in enumerate(values)
     )
-    plan = SidePlan(
+    plan = side_plan(
         side=side,
-        dialect="spark",
-        in_session=True,
-        connection_env="",
         relation_name=view,
         canonical_sql=f"select * from {view}",
         # As macros/plan/native_select.sql renders it: NULLs masked, then the values hashed.
@@ -51,14 +48,6 @@ def spark_side(
         native_sql=f"select __parity_pos, __parity_k0, xxhash64({mask}, {', '.join(values)})"
         f" as __parity_native from {view}",
         checksum_sql="sum(cast(__parity_hash as decimal(38, 0)))",
-        profile_sql="",
-        blocks_sql="",
-        bounds_sql="",
-        blocks_between_sql="",
-        duplicates_sql="",
-        checksums_sql="",
-        rows_sql="",
-        rows_of_keys_sql="",
         key_names=("id",),
         column_names=tuple(f"col_{i}" for i in range(columns)),
         key_columns=tuple(names[:1]),

@@ -14,29 +14,21 @@ from pyspark.sql import SparkSession
 
 from parity.plan import SidePlan
 from parity.sides.fingerprints import InputFingerprint, input_fingerprint
+from tests.plan_factory import side_plan
 
 DATABASE = "parity_fingerprints"
-# The fields of a side's plan that a fingerprint never reads.
-UNUSED = [
-    *("canonical_sql", "native_sql", "checksum_sql", "profile_sql", "blocks_sql", "bounds_sql"),
-    *("blocks_between_sql", "duplicates_sql", "checksums_sql", "rows_sql", "rows_of_keys_sql"),
-    *("position_column", "native_hash_column"),
-]
 
 
 def side(relation_name: str, dialect: str = "spark", connection_env: str = "") -> SidePlan:
-    return SidePlan(
-        side="source",
+    return side_plan(
         dialect=dialect,
         in_session=dialect == "spark",
         connection_env=connection_env,
         relation_name=relation_name,
-        **dict.fromkeys(UNUSED, ""),
         key_names=("id",),
         column_names=("v",),
         key_columns=("k",),
         value_columns=("v",),
-        key_is_position=False,
     )
 
 

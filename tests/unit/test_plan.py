@@ -2,62 +2,7 @@ import hashlib
 import json
 
 from parity.plan import config_hash, pairs_from_rows
-
-SIDES = ("source", "target")
-
-
-def side_fields(side):
-    fields = {
-        "dialect": "spark",
-        "in_session": "true",
-        "connection_env": "",
-        "statement_timeout_seconds": "",
-        "allowed_paths": "[]",
-        "connections": "1",
-        "relation_name": f"db.{side}",
-        "canonical_sql": "select 1",
-        "native_sql": "select 2",
-        "checksum_sql": "sum(1)",
-        "exact_checksum_sql": "sum(2)",
-        "fingerprint": "",
-        "profile_sql": "",
-        "blocks_sql": "",
-        "bounds_sql": "",
-        "blocks_between_sql": "",
-        "duplicates_sql": "",
-        "duplicate_examples_sql": "",
-        "checksums_sql": "",
-        "rows_sql": "",
-        "rows_of_keys_sql": "",
-        "key_names": json.dumps(["id"]),
-        "column_names": json.dumps(["a", "b"]),
-        "schema_snapshot": "[]",
-        "file_view": "",
-    }
-    return {f"{side}_{name}": value for name, value in fields.items()}
-
-
-def plan_row(pair, config):
-    """One row of parity_plan: the pair's fields, then each side's."""
-    return {
-        "run_id": "run",
-        "pair_name": pair,
-        "algorithm": "joindiff",
-        "key_columns": json.dumps(["__parity_k0"]),
-        "value_columns": json.dumps(["__parity_c0", "__parity_c1"]),
-        "position_column": "__parity_pos",
-        "key_is_position": "true",
-        "native_hash_column": "__parity_native",
-        "config_json": json.dumps(config),
-        "column_rules": "[]",
-        "schema_findings": "[]",
-        "filters": "{}",
-        "schema_diff": "[]",
-        "problem": "",
-        "warnings": "[]",
-        **side_fields("source"),
-        **side_fields("target"),
-    }
+from tests.plan_factory import SIDES, plan_row
 
 
 def test_config_hash_ignores_key_order_and_whitespace():
