@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from dbt.cli.main import dbtRunner, dbtRunnerResult
-from dbt_common.tests import enable_test_caching
-from pyspark.sql import SparkSession
 
-from parity.embedded import embedded_session
 from tests.scheduling import LongestScopeFirst
+
+# dbt and Spark are imported where a test needs them, not here: a pure-Python test imports
+# neither (dbt's command line alone takes 1.5 s to import).
+if TYPE_CHECKING:
+    from dbt.cli.main import dbtRunnerResult
+    from pyspark.sql import SparkSession
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = REPO / "tests"
@@ -48,6 +51,8 @@ def pytest_configure(config: pytest.Config) -> None:
     command. A parse without partial parsing (vars change from one test's run to the next) was
     three quarters loading the same 700 macros, each parsed twice; what dbt builds from them is
     the same (docs/design-notes.md, "The test suite's time")."""
+    from dbt_common.tests import enable_test_caching
+
     enable_test_caching()
 
 
@@ -70,6 +75,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log) -> LongestScopeFirst
 
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory: pytest.TempPathFactory) -> SparkSession:
+    from parity.embedded import embedded_session
+
     home = tmp_path_factory.mktemp("spark")
     os.environ["PARITY_SHUFFLE_PARTITIONS"] = "4"  # read by the shipped profile
     session = embedded_session(
@@ -93,6 +100,8 @@ def configure_as_dbt_does(scratch: Path) -> None:
 def dbt_on_package(scratch: Path, *args: str, project: Path = REPO) -> dbtRunnerResult:
     """dbt, in this process, on the package's own project (or a copy of it) with the package's
     profile; it writes only under ``scratch``."""
+    from dbt.cli.main import dbtRunner
+
     result = dbtRunner().invoke(
         [
             *args,

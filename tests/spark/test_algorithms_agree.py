@@ -15,6 +15,7 @@ from parity.algorithms.hashdiff import hashdiff
 from parity.algorithms.key_hashes import key_hash_pass
 from parity.algorithms.rowdiff import RowDiff, canonical_order, compare_rows
 from parity.sides.spark import CELL_BITS, LITERAL_CELLS
+from tests.examples import examples
 from tests.spark.canonical_frames import spark_side
 
 VALUES = st.sampled_from(["a", "b", "", "é☕", "1:a", "-", None])
@@ -61,7 +62,9 @@ def ordered(diffs: list[RowDiff]) -> list[RowDiff]:
 
 
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(12),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(table_pairs(), st.sampled_from([2, 3, 32]), st.sampled_from([1, 2, 5, 16384]))
 def test_hashdiff_joindiff_and_memory_agree(spark, tables, factor, threshold):
@@ -108,7 +111,9 @@ def test_hashdiff_joindiff_and_memory_agree(spark, tables, factor, threshold):
 
 
 @settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(12),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(table_pairs())
 def test_a_join_by_key_finds_what_the_multiset_comparison_finds(spark, tables):

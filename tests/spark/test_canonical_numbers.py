@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parity.reference import canonical_text
+from tests.examples import examples
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "spark.sql.golden"
 # The golden's columns: (alias, source column, profile).
@@ -101,7 +102,9 @@ def test_edge_doubles_and_float32s(spark):
 
 
 @settings(
-    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(10),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.lists(DOUBLES, min_size=1, max_size=300))
 def test_any_double_and_float32(spark, values):
@@ -113,7 +116,9 @@ def at_scale(unscaled: int, scale: int) -> Decimal:
 
 
 @settings(
-    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(10),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.lists(st.integers(-(10**38) + 1, 10**38 - 1) | st.integers(-(10**8), 10**8)))
 def test_any_decimal_at_every_scale(spark, drawn):

@@ -6,13 +6,14 @@ from pyspark.sql import functions as F
 
 from parity.sides.spark import cell_sql
 from parity.values.keyspace import KeySpace
+from tests.examples import examples
 
 POSITION = "__parity_pos"
 
 LONGS = st.integers(min_value=-(2**63), max_value=2**63 - 1)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8), deadline=None)
 @given(
     st.lists(st.one_of(LONGS, st.integers(-5000, 5000)), min_size=2, max_size=30),
     st.sampled_from([2, 7, 32]),
@@ -30,7 +31,7 @@ def test_spark_cells_match_keyspace(spark, positions, factor, align, data):
     assert found == [(p, space.cell_of(p, depth)) for p in positions]
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=examples(6), deadline=None)
 @given(
     st.lists(st.integers(0, 2**60 - 1), min_size=1, max_size=30),
     st.sampled_from([32, 10]),

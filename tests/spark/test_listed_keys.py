@@ -7,12 +7,13 @@ from pyspark.sql import functions as F
 
 from parity.sides.spark import listed_sql
 from parity.values.spark_literals import string_literal
+from tests.examples import examples
 
 TEXTS = st.sampled_from(["1", "11", "", "it's", "a\\b", "é☕", "x'\\y", "2"])
 KEYS = st.tuples(TEXTS, TEXTS)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(st.lists(KEYS, max_size=20, unique=True), st.lists(KEYS, max_size=20))
 def test_listed_keys_keep_exactly_their_rows(spark, rows, wanted):
     """(1, 11) and (11, 1) are different keys though their first columns are both listed."""

@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from parity.sides.spark import PUSHED_RANGES, position_ranges
+from tests.examples import examples
 
 POSITION = "__parity_pos"
 
@@ -14,7 +15,7 @@ RANGES = st.lists(
 )
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @given(RANGES)
 def test_ranges_keep_every_position_inside_them(spark, ranges):
     frame = spark.range(-350, 350).withColumnRenamed("id", POSITION)

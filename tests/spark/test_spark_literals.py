@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from parity.values.spark_literals import decimal_literal, double_literal, string_literal
+from tests.examples import examples
 
 ESCAPES = "spark.sql.parser.escapedStringLiterals"
 
@@ -26,7 +27,9 @@ def test_texts_read_back_whatever_the_parser_does_with_backslashes(spark, escape
 
 
 @settings(
-    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(50),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_doubles_read_back_as_the_same_double(spark, value):

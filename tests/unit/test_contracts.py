@@ -85,7 +85,7 @@ def published_fields() -> list[str]:
 
 def test_the_verdict_is_pair_results_fields_from_pair_name_to_status_reason():
     names = [field.name for field in fields(PairResult)]
-    assert VERDICT == names[names.index("pair_name") : names.index("status_reason") + 1]
+    assert names[names.index("pair_name") : names.index("status_reason") + 1] == VERDICT
 
 
 def test_the_history_keeps_every_field_of_a_result_but_the_runs_pointers():

@@ -10,6 +10,7 @@ the layers before it, so a change to one layer never reaches back into the ones 
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -70,8 +71,10 @@ def _module_names() -> dict[str, tuple[str, bool]]:
 MODULES = _module_names()
 
 
+@cache
 def modules() -> dict[str, set[str]]:
-    """Each library module (but the package root) and the parity modules it imports."""
+    """Each library module (but the package root) and the parity modules it imports, parsed once
+    for every case that asks."""
     return {
         name: imports_of(name, Path(path).read_text(), is_package)
         for name, (path, is_package) in MODULES.items()

@@ -14,6 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from parity.reference import canonical_text, float_label, hash_grid, tolerant_text
+from tests.examples import examples
 
 FLOAT = {"kind": "float", "bits": 64}
 TOLERANCES = st.fixed_dictionaries(
@@ -49,7 +50,7 @@ def nearby(draw_value: float, how: int, amount: float) -> float:
     return math.nextafter(draw_value, math.inf) if how == 2 else -draw_value
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(
     TOLERANCES,
     st.floats(allow_nan=True, allow_infinity=True),
@@ -111,7 +112,7 @@ def loaded(micros: int, rounding: str) -> int:
     return (micros + (500 if rounding == "nearest" else 0)) // 1000 * 1000
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(
     st.integers(-(10**16), 10**16), st.integers(-1500, 1500), st.sampled_from(["nearest", "floor"])
 )
@@ -154,7 +155,7 @@ def verdict_text(text: str | None, options: dict) -> str | None:
     return None if options.get("empty_equals_null") and text == "" else text
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(
     st.fixed_dictionaries({o: st.booleans() for o in STRING_OPTIONS}),
     st.one_of(st.none(), st.text(alphabet=ALPHABET, max_size=5)),
