@@ -33,7 +33,8 @@ SESSION_TIME_ZONE = "America/New_York"
 # suite (pytest -n, in the Makefile) has one. The first tier alone keeps a code cache of 48 MB,
 # which Spark fills: then the JVM spends its time evicting and recompiling. The throughput
 # collector, not G1: the workers keep every core busy, and G1's concurrent threads and write
-# barriers cost a tenth of the JVM's CPU for short pauses nobody waits on (docs/design-notes.md).
+# barriers cost a tenth of the JVM's CPU for short pauses nobody waits on
+# (docs/test-suite-notes.md).
 JVM_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=256m -XX:+UseParallelGC"
 
 # The tests' catalog, kept in memory as the lint's is (profiles/profiles.yml, target `lint`). One
@@ -50,7 +51,7 @@ def pytest_configure(config: pytest.Config) -> None:
     each Jinja text (a macro, a model file) is parsed once per test process, not once per dbt
     command. A parse without partial parsing (vars change from one test's run to the next) was
     three quarters loading the same 700 macros, each parsed twice; what dbt builds from them is
-    the same (docs/design-notes.md, "The test suite's time")."""
+    the same (docs/test-suite-notes.md, "Doing less")."""
     from dbt_common.tests import enable_test_caching
 
     enable_test_caching()
