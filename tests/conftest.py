@@ -3,7 +3,6 @@ session a user's `dbt build` runs in, configured by dbt-spark itself."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -79,17 +78,20 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> SparkSession:
     from parity.embedded import embedded_session
 
     home = tmp_path_factory.mktemp("spark")
-    os.environ["PARITY_SHUFFLE_PARTITIONS"] = "4"  # read by the shipped profile
-    session = embedded_session(
-        home, "parity-tests", f"-Duser.timezone={SESSION_TIME_ZONE} {JVM_OPTIONS}", **CATALOG
-    )
-    configure_as_dbt_does(home)
-    # dbt-spark forces ANSI off on its session (dbt/adapters/spark/connections.py): every test
-    # runs with it, not with Spark's own default.
-    assert session.conf.get("spark.sql.ansi.enabled") == "false"
-    assert session.conf.get("spark.sql.session.timeZone") == SESSION_TIME_ZONE
-    yield session
-    session.stop()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PARITY_SHUFFLE_PARTITIONS", "4")  # read by the shipped profile
+        session = embedded_session(
+            home, "parity-tests", f"-Duser.timezone={SESSION_TIME_ZONE} {JVM_OPTIONS}", **CATALOG
+        )
+        try:
+            configure_as_dbt_does(home)
+            # dbt-spark forces ANSI off on its session (dbt/adapters/spark/connections.py): every
+            # test runs with it, not with Spark's own default.
+            assert session.conf.get("spark.sql.ansi.enabled") == "false"
+            assert session.conf.get("spark.sql.session.timeZone") == SESSION_TIME_ZONE
+            yield session
+        finally:
+            session.stop()
 
 
 def configure_as_dbt_does(scratch: Path) -> None:

@@ -9,7 +9,13 @@ from tests.integration.dbt_project_copy import DbtProject
 from tests.integration.mariadb_server import mariadb_server
 from tests.integration.matrix_run import reconcile_matrices
 from tests.integration.postgres_server import postgres_server
-from tests.integration.remote_tables import SOURCES, copy_to_duckdb, copy_to_postgres
+from tests.integration.remote_tables import (
+    DUCKDB_ENV,
+    POSTGRES_ENV,
+    SOURCES,
+    copy_to_duckdb,
+    copy_to_postgres,
+)
 from tests.integration.run_results import PublishedRun
 
 
@@ -78,16 +84,21 @@ def remote_legacy(scratch, spark, tmp_path_factory, postgres_url):
     """The scratch project's legacy orders copied into DuckDB and PostgreSQL, both declared as
     sources of the project."""
     table = f"{scratch.schema}.legacy_orders"
-    copy_to_duckdb(spark, table, tmp_path_factory.mktemp("duckdb"))
+    database = copy_to_duckdb(spark, table, tmp_path_factory.mktemp("duckdb"))
     copy_to_postgres(spark, table, postgres_url)
-    scratch.write("models/legacy_sources.yml", SOURCES)
-    return postgres_url
+    with pytest.MonkeyPatch.context() as patch, scratch.file("models/legacy_sources.yml", SOURCES):
+        patch.setenv(DUCKDB_ENV, str(database))
+        patch.setenv(POSTGRES_ENV, postgres_url)
+        yield postgres_url
 
 
 @pytest.fixture(scope="session")
 def matrices(spark, postgres_url, mariadb_url, tmp_path_factory) -> PublishedRun:
     """The type, time, MySQL and decimal matrices, reconciled in one dbt run (matrix_run.py)."""
-    return reconcile_matrices(spark, postgres_url, mariadb_url, tmp_path_factory.mktemp("matrices"))
+    with pytest.MonkeyPatch.context() as patch:
+        yield reconcile_matrices(
+            spark, postgres_url, mariadb_url, tmp_path_factory.mktemp("matrices"), patch
+        )
 
 
 @pytest.fixture(scope="session")

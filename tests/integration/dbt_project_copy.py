@@ -6,10 +6,12 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from dbt.cli.main import dbtRunner, dbtRunnerResult
 from dbt.contracts.graph.manifest import Manifest
@@ -49,6 +51,16 @@ class DbtProject:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
 
+    @contextmanager
+    def file(self, relative: str, text: str) -> Iterator[None]:
+        """A file of the project for as long as the block runs: the tests that share a project
+        (the scratch copy) find it as it was, whatever failed in the block."""
+        self.write(relative, text)
+        try:
+            yield
+        finally:
+            (self.path / relative).unlink(missing_ok=True)
+
     def dbt(
         self,
         *args: str,
@@ -65,14 +77,16 @@ class DbtProject:
         with ``parse_once``, on the manifest of `parsed`."""
         if parse_once and manifest is None and vars is not None:
             manifest = self.parsed(vars)
-        os.environ["PARITY_SCHEMA"] = self.schema
         command = [*args, "--project-dir", str(self.path), "--profiles-dir", str(REPO / "profiles")]
         if vars is not None:
             command += ["--vars", yaml.safe_dump(vars)]
         callbacks = [] if logged is None else [lambda event: _collect(event, logged)]
         if after_model:
             callbacks.append(lambda event: _after_model(event, after_model))
-        return dbtRunner(manifest=manifest, callbacks=callbacks).invoke(command)
+        # The profile reads the project's schema; other commands of the session find it as it was.
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("PARITY_SCHEMA", self.schema)
+            return dbtRunner(manifest=manifest, callbacks=callbacks).invoke(command)
 
     def parsed(self, vars: dict[str, Any]) -> Manifest | None:
         """The project as `dbt parse` reads it with ``vars``, parsed once for as long as its files,

@@ -12,7 +12,6 @@ hold integers beside float32 and double midpoints, and the extremes of bigint.
 from __future__ import annotations
 
 import math
-import os
 import random
 import struct
 from decimal import ROUND_HALF_UP, Decimal
@@ -205,11 +204,11 @@ def copy_to_postgres(url: str) -> None:
         connection.execute(
             f"create table {RELADIFF_TABLE} as select samples.*, {', '.join(copies)} from samples"
         )
-    os.environ[PG_ENV] = url
 
 
-def copy_to_duckdb(spark: SparkSession, schema: str, folder: Path) -> None:
-    """The decimals through Parquet written by Spark, the floats cast by DuckDB."""
+def copy_to_duckdb(spark: SparkSession, schema: str, folder: Path) -> Path:
+    """The decimals through Parquet written by Spark, the floats cast by DuckDB; returns the
+    database."""
     decimals = ", ".join(["id", *DECIMALS])
     spark.sql(f"select {decimals} from {schema}.{TABLE}").write.parquet(str(folder / "d.parquet"))
     database = folder / "decimal_floats.duckdb"
@@ -218,4 +217,4 @@ def copy_to_duckdb(spark: SparkSession, schema: str, folder: Path) -> None:
             f"create table {TABLE} as select {_float_copies('float')}"
             f" from read_parquet('{folder}/d.parquet/*.parquet')"
         )
-    os.environ[DUCKDB_ENV] = str(database)
+    return database

@@ -9,7 +9,6 @@ copied exactly into PostgreSQL (through psycopg) and into DuckDB (through Parque
 
 from __future__ import annotations
 
-import os
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -123,11 +122,11 @@ def copy_to_postgres(url: str) -> None:
         with connection.cursor() as cursor:
             placeholders = ", ".join(["%s"] * (len(COLUMNS) + 1))
             cursor.executemany(f"insert into {TABLE} values ({placeholders})", rows())
-    os.environ[PG_ENV] = url
 
 
-def copy_to_duckdb(spark: SparkSession, schema: str, folder: Path) -> None:
-    """Through Parquet written by Spark: DuckDB reads decimal(p, s) as its own DECIMAL(p, s)."""
+def copy_to_duckdb(spark: SparkSession, schema: str, folder: Path) -> Path:
+    """Through Parquet written by Spark: DuckDB reads decimal(p, s) as its own DECIMAL(p, s).
+    Returns the database."""
     spark.table(f"{schema}.{TABLE}").write.parquet(str(folder / "decimals.parquet"))
     database = folder / "decimals.duckdb"
     with duckdb.connect(str(database)) as connection:
@@ -135,4 +134,4 @@ def copy_to_duckdb(spark: SparkSession, schema: str, folder: Path) -> None:
             f"create table {TABLE} as select *"
             f" from read_parquet('{folder}/decimals.parquet/*.parquet')"
         )
-    os.environ[DUCKDB_ENV] = str(database)
+    return database

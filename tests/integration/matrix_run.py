@@ -2,12 +2,14 @@
 time_matrix.py, mysql_matrix.py, decimal_matrix.py, decimal_float_matrix.py) written into their
 engines and reconciled in one dbt run, in a copy of the demo of their own: each matrix's test
 module reads its own pairs' results from that run (run_results.PublishedRun): the matrices'
-pairs (whose names differ) in one run cost about what one matrix's run did."""
+pairs (whose names differ) in one run cost about what one matrix's run did. The variables naming
+each engine's database are set through ``patch``, for as long as its caller keeps them."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pyspark.sql import SparkSession
 
 from tests.integration import (
@@ -28,7 +30,11 @@ from tests.integration.test_type_matrix import matrix_pairs as type_pairs
 
 
 def reconcile_matrices(
-    spark: SparkSession, postgres_url: str, mariadb_url: str, folder: Path
+    spark: SparkSession,
+    postgres_url: str,
+    mariadb_url: str,
+    folder: Path,
+    patch: pytest.MonkeyPatch,
 ) -> PublishedRun:
     project = DbtProject.copy_of_demo(folder / "project", "parity_matrices")
     schema = project.schema
@@ -36,11 +42,15 @@ def reconcile_matrices(
 
     type_matrix.write_spark_table(spark, schema)
     type_matrix.copy_to_postgres(spark, schema, postgres_url)
-    type_matrix.copy_to_duckdb(spark, schema, _folder(folder / "type_matrix"))
+    database = type_matrix.copy_to_duckdb(spark, schema, _folder(folder / "type_matrix"))
+    patch.setenv(type_matrix.PG_ENV, postgres_url)
+    patch.setenv(type_matrix.DUCKDB_ENV, str(database))
     project.write("models/matrix_sources.yml", type_matrix.SOURCES)
 
-    parquet = time_matrix.write_duckdb(_folder(folder / "time_matrix"))
+    database, parquet = time_matrix.write_duckdb(_folder(folder / "time_matrix"))
     time_matrix.write_postgres(postgres_url)
+    patch.setenv(time_matrix.PG_ENV, postgres_url)
+    patch.setenv(time_matrix.DUCKDB_ENV, str(database))
     time_matrix.write_spark(spark, schema, parquet)
     project.write("models/time_sources.yml", time_matrix.SOURCES)
     project.write("models/ns_files.yml", time_matrix.write_ns_file(folder / "ns"))
@@ -48,16 +58,24 @@ def reconcile_matrices(
     mysql_matrix.write_spark_table(spark, schema)
     mysql_matrix.copy_to_mysql(mariadb_url)
     mysql_matrix.copy_to_postgres(postgres_url)
+    patch.setenv(mysql_matrix.MYSQL_ENV, mariadb_url)
+    patch.setenv(mysql_matrix.PG_ENV, postgres_url)
     project.write("models/mysql_matrix_sources.yml", mysql_matrix.SOURCES)
 
     decimal_matrix.write_spark_tables(spark, schema)
     decimal_matrix.copy_to_postgres(postgres_url)
-    decimal_matrix.copy_to_duckdb(spark, schema, _folder(folder / "decimals"))
+    database = decimal_matrix.copy_to_duckdb(spark, schema, _folder(folder / "decimals"))
+    patch.setenv(decimal_matrix.PG_ENV, postgres_url)
+    patch.setenv(decimal_matrix.DUCKDB_ENV, str(database))
     project.write("models/decimal_sources.yml", decimal_matrix.SOURCES)
 
     decimal_float_matrix.write_spark_tables(spark, schema)
     decimal_float_matrix.copy_to_postgres(postgres_url)
-    decimal_float_matrix.copy_to_duckdb(spark, schema, _folder(folder / "decimal_floats"))
+    database = decimal_float_matrix.copy_to_duckdb(
+        spark, schema, _folder(folder / "decimal_floats")
+    )
+    patch.setenv(decimal_float_matrix.PG_ENV, postgres_url)
+    patch.setenv(decimal_float_matrix.DUCKDB_ENV, str(database))
     project.write("models/decimal_float_sources.yml", decimal_float_matrix.SOURCES)
 
     pairs = [

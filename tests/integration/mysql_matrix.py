@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import os
 from decimal import Decimal
 
 import psycopg
@@ -182,7 +181,6 @@ def copy_to_mysql(url: str) -> None:
                 f"update {CHANGED} set `{column}` = %s where id = %s",
                 (_mysql_value(column, value), key),
             )
-    os.environ[MYSQL_ENV] = url
 
 
 def _postgres_value(name: str, value):
@@ -208,4 +206,3 @@ def copy_to_postgres(url: str) -> None:
                 f"insert into {TABLE} values ({casts})",
                 [tuple(_postgres_value(n, row[n]) for n in names) for row in rows()],
             )
-    os.environ[PG_ENV] = url

@@ -3,7 +3,6 @@ and declared as dbt sources the way a user declares them."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import duckdb
@@ -56,7 +55,6 @@ def copy_to_duckdb(spark: SparkSession, table: str, folder: Path) -> Path:
             "create table orders as select * from read_parquet("
             f"'{folder}/orders.parquet/*.parquet')"
         )
-    os.environ[DUCKDB_ENV] = str(database)
     return database
 
 
@@ -76,7 +74,6 @@ def copy_to_postgres(spark: SparkSession, table: str, url: str) -> None:
                 " timestamptz 'epoch' + %s * interval '1 microsecond', %s::date, %s)",
                 [tuple(row) for row in rows],
             )
-    os.environ[POSTGRES_ENV] = url
 
 
 def remote_pair(name: str, legacy_source: str, target: dict, **options) -> dict:

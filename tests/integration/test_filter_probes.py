@@ -44,16 +44,14 @@ def canaries(scratch, remote_legacy, mariadb_url, tmp_path_factory):
         cursor.execute("drop table if exists filter_probe")
         cursor.execute("create table filter_probe (id int primary key, note varchar(20))")
         cursor.execute("insert into filter_probe values (1, 'a'), (2, 'b')")
-    os.environ[MYSQL_ENV] = mariadb_url
-    scratch.write(
-        MYSQL_SOURCES, engine_sources("probe_mysql", "mysql", MYSQL_ENV, "parity", ["filter_probe"])
-    )
-    session = psycopg.connect(remote_legacy, autocommit=True)
-    try:
-        yield {"folder": folder, "session": session, "url": remote_legacy}
-    finally:
-        session.close()
-        (scratch.path / MYSQL_SOURCES).unlink()
+    sources = engine_sources("probe_mysql", "mysql", MYSQL_ENV, "parity", ["filter_probe"])
+    with pytest.MonkeyPatch.context() as patch, scratch.file(MYSQL_SOURCES, sources):
+        patch.setenv(MYSQL_ENV, mariadb_url)
+        session = psycopg.connect(remote_legacy, autocommit=True)
+        try:
+            yield {"folder": folder, "session": session, "url": remote_legacy}
+        finally:
+            session.close()
 
 
 def spark_pair(name: str, where: str) -> dict:

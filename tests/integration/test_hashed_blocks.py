@@ -6,8 +6,6 @@ hold no whole blocks, asks the engines at every pass)."""
 
 from __future__ import annotations
 
-import os
-
 import psycopg
 import pytest
 
@@ -42,15 +40,15 @@ def lines_drifted(scratch, postgres_url):
             "insert into lines_target select order_id, 9, 0, 'added' from lines_source"
             " where line = 0 and order_id % 100 = 11"
         )
-    os.environ[POSTGRES_ENV] = postgres_url
-    scratch.write(
-        "models/hashed_blocks_sources.yml",
-        engine_sources(
-            "hashed_pg", "postgres", POSTGRES_ENV, "public", ["lines_source", "lines_target"]
-        ),
+    sources = engine_sources(
+        "hashed_pg", "postgres", POSTGRES_ENV, "public", ["lines_source", "lines_target"]
     )
-    yield
-    (scratch.path / "models/hashed_blocks_sources.yml").unlink()
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        scratch.file("models/hashed_blocks_sources.yml", sources),
+    ):
+        patch.setenv(POSTGRES_ENV, postgres_url)
+        yield
 
 
 def pair(name: str, **options: object) -> dict:

@@ -134,9 +134,8 @@ def copies(scratch, spark, tmp_path_factory):
             {"name": "incremental", "meta": {"parity": {"format": "parquet"}}, "tables": tables}
         ],
     }
-    scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
-    yield folder
-    (scratch.path / SOURCES_FILE).unlink()
+    with scratch.file(SOURCES_FILE, yaml.safe_dump(sources)):
+        yield folder
     shutil.rmtree(folder)
 
 
@@ -155,9 +154,8 @@ def pg_tables(scratch, remote_legacy):
         )
     tables = [f"incremental_{name}" for name in PG_TABLES]
     sources = engine_sources("incremental_pg", "postgres", POSTGRES_ENV, "public", tables)
-    scratch.write(PG_SOURCES_FILE, sources)
-    yield remote_legacy
-    (scratch.path / PG_SOURCES_FILE).unlink()
+    with scratch.file(PG_SOURCES_FILE, sources):
+        yield remote_legacy
 
 
 def rewrite(spark, folder: Path, change) -> None:

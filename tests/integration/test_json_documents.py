@@ -3,8 +3,6 @@ of JSON documents, with key order, whitespace and number spelling differing betw
 
 from __future__ import annotations
 
-import os
-
 import psycopg
 import pytest
 
@@ -63,27 +61,29 @@ def reconciled(scratch, spark, postgres_url):
             "update documents_changed set doc = jsonb_set(doc, '{dims,w}', '2.51') where id = 1"
         )
         connection.execute("""update documents_changed set doc_text = '{"name": 1}' where id = 4""")
-    os.environ[PG_ENV] = postgres_url
-    scratch.write("models/documents_sources.yml", SOURCES)
-    lake = {"source": ["documents_lake", "documents"]}
-    pairs = [
-        {"name": "same", "source": {"source": ["documents_pg", "documents"]}, "target": lake},
-        {
-            "name": "changed",
-            "source": {"source": ["documents_pg", "documents_changed"]},
-            "target": lake,
-        },
-    ]
-    assert reconcile(scratch, [{**pair, "key": "id"} for pair in pairs]).success
-    summaries = {
-        r["pair_name"]: r for r in spark.table(f"{scratch.schema}.parity_summary").collect()
-    }
-    differences = {
-        (r["pair_name"], r["key"], r["column_name"]): (r["source_value"], r["target_value"])
-        for r in spark.table(f"{scratch.schema}.parity_differences").collect()
-    }
-    yield summaries, differences, exported
-    (scratch.path / "models/documents_sources.yml").unlink()
+    with (
+        pytest.MonkeyPatch.context() as patch,
+        scratch.file("models/documents_sources.yml", SOURCES),
+    ):
+        patch.setenv(PG_ENV, postgres_url)
+        lake = {"source": ["documents_lake", "documents"]}
+        pairs = [
+            {"name": "same", "source": {"source": ["documents_pg", "documents"]}, "target": lake},
+            {
+                "name": "changed",
+                "source": {"source": ["documents_pg", "documents_changed"]},
+                "target": lake,
+            },
+        ]
+        assert reconcile(scratch, [{**pair, "key": "id"} for pair in pairs]).success
+        summaries = {
+            r["pair_name"]: r for r in spark.table(f"{scratch.schema}.parity_summary").collect()
+        }
+        differences = {
+            (r["pair_name"], r["key"], r["column_name"]): (r["source_value"], r["target_value"])
+            for r in spark.table(f"{scratch.schema}.parity_differences").collect()
+        }
+        yield summaries, differences, exported
 
 
 def test_jsonb_and_json_match_spark_structs_and_strings_by_checksum(reconciled):

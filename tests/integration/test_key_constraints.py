@@ -142,12 +142,11 @@ def keyed(scratch, spark, remote_legacy):
             },
         ],
     }
-    scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
-    result = reconcile(scratch, PAIRS)
-    assert result.success, error_text(result)
-    summary, differences = by_pair(spark, schema, lambda r: (r["key"], r["kind"]), Counter)
-    yield {"summary": summary, "differences": differences}
-    (scratch.path / SOURCES_FILE).unlink()
+    with scratch.file(SOURCES_FILE, yaml.safe_dump(sources)):
+        result = reconcile(scratch, PAIRS)
+        assert result.success, error_text(result)
+        summary, differences = by_pair(spark, schema, lambda r: (r["key"], r["kind"]), Counter)
+        yield {"summary": summary, "differences": differences}
 
 
 def key_counts(row) -> tuple:

@@ -6,8 +6,6 @@ one."""
 
 from __future__ import annotations
 
-import os
-
 import duckdb
 import psycopg
 import pytest
@@ -55,10 +53,10 @@ def every_other_row_changed(scratch, postgres_url, tmp_path_factory):
             " case when i % 2 = 0 then 'changed ' else 'row ' end || i as label"
             f" from range(1, {ROWS + 1}) as t (i)"
         )
-    os.environ[POSTGRES_ENV], os.environ[DUCKDB_ENV] = postgres_url, str(database)
-    scratch.write("models/many_sources.yml", sources(1))
-    yield
-    (scratch.path / "models/many_sources.yml").unlink()
+    with pytest.MonkeyPatch.context() as patch, scratch.file("models/many_sources.yml", sources(1)):
+        patch.setenv(POSTGRES_ENV, postgres_url)
+        patch.setenv(DUCKDB_ENV, str(database))
+        yield
 
 
 PAIR = {

@@ -5,8 +5,6 @@ differing between the copies (docs/canonical-encoding.md, "JSON")."""
 
 from __future__ import annotations
 
-import os
-
 import duckdb
 import psycopg
 import pytest
@@ -243,21 +241,21 @@ def reconciled(scratch, spark, postgres_url, tmp_path_factory):
     write_postgres(postgres_url)
     database = str(tmp_path_factory.mktemp("nested") / "nested.duckdb")
     write_duckdb(database)
-    os.environ[PG_ENV], os.environ[DUCKDB_ENV] = postgres_url, database
-    scratch.write("models/nested_sources.yml", SOURCES)
-    assert reconcile(
-        scratch, [{**pair, "key": "id", "bisection_threshold": 2} for pair in PAIRS]
-    ).success
-    summaries, differences = by_pair(spark, scratch.schema, finding, set)
-    rows = {
-        (r["pair_name"], r["key"]): r
-        for r in spark.table(f"{scratch.schema}.parity_differences").collect()
-    }
-    plans = pairs_from_rows(
-        [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
-    )
-    yield summaries, differences, rows, {plan.name: plan for plan in plans}
-    (scratch.path / "models/nested_sources.yml").unlink()
+    with pytest.MonkeyPatch.context() as patch, scratch.file("models/nested_sources.yml", SOURCES):
+        patch.setenv(PG_ENV, postgres_url)
+        patch.setenv(DUCKDB_ENV, database)
+        assert reconcile(
+            scratch, [{**pair, "key": "id", "bisection_threshold": 2} for pair in PAIRS]
+        ).success
+        summaries, differences = by_pair(spark, scratch.schema, finding, set)
+        rows = {
+            (r["pair_name"], r["key"]): r
+            for r in spark.table(f"{scratch.schema}.parity_differences").collect()
+        }
+        plans = pairs_from_rows(
+            [r.asDict() for r in spark.table(f"{scratch.schema}.parity_plan").collect()]
+        )
+        yield summaries, differences, rows, {plan.name: plan for plan in plans}
 
 
 @pytest.mark.parametrize("name", ["spark_pg", "spark_duckdb", "pg_duckdb", "duckdb_duckdb"])

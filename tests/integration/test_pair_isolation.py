@@ -37,9 +37,8 @@ def broken_inputs(scratch, spark, tmp_path_factory):
             },
         ],
     }
-    scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
-    yield folder
-    (scratch.path / SOURCES_FILE).unlink()
+    with scratch.file(SOURCES_FILE, yaml.safe_dump(sources)):
+        yield folder
     shutil.rmtree(folder)
 
 
@@ -68,30 +67,30 @@ REASONS = {
 }
 
 
-def generic_tests(scratch) -> None:
+def generic_tests() -> str:
     """A user's generic tests on every pair, as the README declares them."""
     tests = [{"parity.in_parity": {"pair": pair["name"]}} for pair in PAIRS]
     tests += [{"parity.no_differences": {"pair": name}} for name in FAILING]
-    models = {"version": 2, "models": [{"name": "legacy_orders", "data_tests": tests}]}
-    scratch.write(TESTS_FILE, yaml.safe_dump(models))
+    return yaml.safe_dump(
+        {"version": 2, "models": [{"name": "legacy_orders", "data_tests": tests}]}
+    )
 
 
 @pytest.fixture(scope="module")
 def built(scratch, spark, broken_inputs):
-    generic_tests(scratch)
     vars = scratch.demo_vars(parity={"pairs": PAIRS})
-    # The demo's own singular test expects the demo's pairs: not these.
-    result = scratch.dbt(
-        "build",
-        "--select",
-        "parity_remote_relations+ legacy_orders",
-        "--exclude",
-        "test_type:singular",
-        vars=vars,
-    )
-    summaries, _ = by_pair(spark, scratch.schema)
-    yield result, summaries, vars
-    (scratch.path / TESTS_FILE).unlink()
+    with scratch.file(TESTS_FILE, generic_tests()):
+        # The demo's own singular test expects the demo's pairs: not these.
+        result = scratch.dbt(
+            "build",
+            "--select",
+            "parity_remote_relations+ legacy_orders",
+            "--exclude",
+            "test_type:singular",
+            vars=vars,
+        )
+        summaries, _ = by_pair(spark, scratch.schema)
+        yield result, summaries, vars
 
 
 def test_every_other_pair_is_compared_and_published(built):

@@ -322,26 +322,25 @@ def fingerprinted_runs(scratch, spark, remote_legacy, url):
         finally:
             watcher.close()
     tables = ["legacy", "legacy_view"]
-    scratch.write(
+    with scratch.file(
         SOURCES_FILE, engine_sources("fingerprinted_pg", "postgres", ENV, "public", tables)
-    )
-    pairs = [pg_pair("fingerprinted", "legacy"), pg_pair("through_view", "legacy_view")]
-    found = []
-    with pytest.MonkeyPatch.context() as environment:
-        environment.setenv(ENV, url)
-        for step in ("first", "unchanged", "changed"):
-            logged: list[str] = []
-            if step == "changed":
-                with psycopg.connect(url, autocommit=True) as other:
-                    other.execute("update legacy set status = 'held' where order_id = 7")
+    ):
+        pairs = [pg_pair("fingerprinted", "legacy"), pg_pair("through_view", "legacy_view")]
+        found = []
+        with pytest.MonkeyPatch.context() as environment:
+            environment.setenv(ENV, url)
+            for step in ("first", "unchanged", "changed"):
+                logged: list[str] = []
+                if step == "changed":
+                    with psycopg.connect(url, autocommit=True) as other:
+                        other.execute("update legacy set status = 'held' where order_id = 7")
+                        result = reconcile(scratch, pairs, logged)
+                else:
                     result = reconcile(scratch, pairs, logged)
-            else:
-                result = reconcile(scratch, pairs, logged)
-            assert result.success, error_text(result)
-            summaries, _, plans = PublishedRun.read(spark, scratch.schema).of(pairs)
-            found.append((summaries, plans, logged))
-    yield found
-    (scratch.path / SOURCES_FILE).unlink()
+                assert result.success, error_text(result)
+                summaries, _, plans = PublishedRun.read(spark, scratch.schema).of(pairs)
+                found.append((summaries, plans, logged))
+        yield found
 
 
 def test_an_unchanged_postgres_pair_is_kept_by_its_fingerprint_without_a_scan(fingerprinted_runs):

@@ -44,11 +44,10 @@ def report(scratch, spark):
         spark.createDataFrame(rows, "id string, note string, secret string").write.mode(
             "overwrite"
         ).saveAsTable(f"{scratch.schema}.{table}")
-    scratch.write("models/report_sources.yml", SOURCES)
-    logged: list[str] = []
-    assert reconcile(scratch, [PAIR], logged).success
-    yield [line for line in logged if line.startswith("    ")]
-    (scratch.path / "models/report_sources.yml").unlink()
+    with scratch.file("models/report_sources.yml", SOURCES):
+        logged: list[str] = []
+        assert reconcile(scratch, [PAIR], logged).success
+        yield [line for line in logged if line.startswith("    ")]
 
 
 def line_of(report: list[str], key: str, column: str) -> str:

@@ -186,16 +186,19 @@ def contracts(scratch, spark, remote_legacy, tmp_path_factory):
             },
         ],
     }
-    scratch.write(SOURCES_FILE, yaml.safe_dump(sources))
-    result = reconcile(scratch, PAIRS)
-    assert result.success, error_text(result)
-    yield {
-        "summary": {r["pair_name"]: r for r in spark.table(f"{schema}.parity_summary").collect()},
-        "differences": spark.table(f"{schema}.parity_differences").where("key is null").collect(),
-        "diff": spark.table(f"{schema}.parity_schema_diff").collect(),
-        "snapshots": spark.table(f"{schema}.parity_schema_snapshots").collect(),
-    }
-    (scratch.path / SOURCES_FILE).unlink()
+    with scratch.file(SOURCES_FILE, yaml.safe_dump(sources)):
+        result = reconcile(scratch, PAIRS)
+        assert result.success, error_text(result)
+        yield {
+            "summary": {
+                r["pair_name"]: r for r in spark.table(f"{schema}.parity_summary").collect()
+            },
+            "differences": spark.table(f"{schema}.parity_differences")
+            .where("key is null")
+            .collect(),
+            "diff": spark.table(f"{schema}.parity_schema_diff").collect(),
+            "snapshots": spark.table(f"{schema}.parity_schema_snapshots").collect(),
+        }
 
 
 def findings(contracts, pair: str) -> set[tuple]:

@@ -53,9 +53,8 @@ def sleepy_source(scratch, remote_legacy):
         )
     tables = ["orders", "sleepy_orders"]
     sources = engine_sources("legacy_pg_sleepy", "postgres", POSTGRES_ENV, "public", tables)
-    scratch.write(SLEEPY_SOURCES, sources)
-    yield remote_legacy
-    (scratch.path / SLEEPY_SOURCES).unlink()
+    with scratch.file(SLEEPY_SOURCES, sources):
+        yield remote_legacy
 
 
 def started_dbt(project: Path, folder: Path) -> subprocess.Popen:

@@ -34,22 +34,21 @@ def shifted(scratch, spark, remote_legacy):
     ).drop("ordered_at").withColumnRenamed("shifted_at", "ordered_at").write.mode(
         "overwrite"
     ).saveAsTable(f"{scratch.schema}.shifted_orders")
-    scratch.write("models/shifted_sources.yml", SOURCES)
-    logged: list[str] = []
-    assert reconcile(scratch, [PAIR], logged).success
-    # The report's lines for the pair: from its verdict to the blank line after them.
-    start = next(
-        i for i, x in enumerate(logged) if x.startswith("parity pair 'shifted': DIFFERENT")
-    )
-    report = logged[start : logged.index("", start)]
-    drift = {
-        row["column_name"]: row.asDict()
-        for row in spark.table(f"{scratch.schema}.parity_column_drift")
-        .where("pair_name = 'shifted'")
-        .collect()
-    }
-    yield report, drift
-    (scratch.path / "models/shifted_sources.yml").unlink()
+    with scratch.file("models/shifted_sources.yml", SOURCES):
+        logged: list[str] = []
+        assert reconcile(scratch, [PAIR], logged).success
+        # The report's lines for the pair: from its verdict to the blank line after them.
+        start = next(
+            i for i, x in enumerate(logged) if x.startswith("parity pair 'shifted': DIFFERENT")
+        )
+        report = logged[start : logged.index("", start)]
+        drift = {
+            row["column_name"]: row.asDict()
+            for row in spark.table(f"{scratch.schema}.parity_column_drift")
+            .where("pair_name = 'shifted'")
+            .collect()
+        }
+        yield report, drift
 
 
 def test_the_column_is_named_with_its_count_before_the_examples(shifted):

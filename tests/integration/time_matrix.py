@@ -13,7 +13,6 @@ table holds as UTC instants (or as their UTC wall clocks), around both 2024 DST 
 from __future__ import annotations
 
 import datetime as dt
-import os
 from pathlib import Path
 
 import duckdb
@@ -102,9 +101,10 @@ def _zoned(text: str | None) -> str | None:
     return None if text is None else text + "+00"
 
 
-def write_duckdb(folder: Path) -> Path:
+def write_duckdb(folder: Path) -> tuple[Path, Path]:
     """The nanosecond tables, DuckDB's microsecond copy, and the Paris wall clocks (also as
-    TIMESTAMP_NS); the nanosecond table also as Parquet, for Spark. Returns the Parquet file."""
+    TIMESTAMP_NS); the nanosecond table also as Parquet, for Spark. Returns the database and the
+    Parquet file."""
     database, parquet = folder / "time.duckdb", folder / "ns_values.parquet"
     with duckdb.connect(str(database)) as connection:
         connection.execute("set TimeZone = 'UTC'")
@@ -137,8 +137,7 @@ def write_duckdb(folder: Path) -> Path:
             "create table paris_walls_ns as select id, cast(moment as timestamp_ns) as moment"
             " from paris_walls"
         )
-    os.environ[DUCKDB_ENV] = str(database)
-    return parquet
+    return database, parquet
 
 
 def write_postgres(url: str) -> None:
@@ -178,7 +177,6 @@ def write_postgres(url: str) -> None:
                 "insert into instants values (%s, cast(%s as text)::timestamptz)",
                 [(key, _zoned(utc)) for key, (_, utc) in ZONED.items()],
             )
-    os.environ[PG_ENV] = url
 
 
 def write_spark(spark: SparkSession, schema: str, parquet: Path) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import os
 from decimal import Decimal
 from pathlib import Path
 
@@ -420,7 +419,6 @@ def copy_to_postgres(spark: SparkSession, schema: str, url: str) -> None:
                 f'update {CHANGED} set "{column}" = {_postgres_cast(column)} where id = %s',
                 (value, key),
             )
-    os.environ[PG_ENV] = url
 
 
 def _duckdb_cast(name: str) -> str:
@@ -432,8 +430,9 @@ def _duckdb_cast(name: str) -> str:
     return f'cast("{name}" as {duck_type})'
 
 
-def copy_to_duckdb(spark: SparkSession, schema: str, folder: Path) -> None:
-    """Through Parquet written by Spark, cast by DuckDB into its own types."""
+def copy_to_duckdb(spark: SparkSession, schema: str, folder: Path) -> Path:
+    """Through Parquet written by Spark, cast by DuckDB into its own types; returns the
+    database."""
     spark.table(f"{schema}.{TABLE}").write.parquet(str(folder / "matrix.parquet"))
     database = folder / "matrix.duckdb"
     casts = ", ".join(["id", *(f'{_duckdb_cast(n)} as "{n}"' for n in COLUMNS)])
@@ -450,4 +449,4 @@ def copy_to_duckdb(spark: SparkSession, schema: str, folder: Path) -> None:
                 f'update {CHANGED} set "{column}" = cast(? as {COLUMNS[column][2]}) where id = ?',
                 [value, key],
             )
-    os.environ[DUCKDB_ENV] = str(database)
+    return database
