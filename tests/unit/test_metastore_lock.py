@@ -69,24 +69,31 @@ def test_threads_of_one_command_opening_at_once_all_hold_its_lock(tmp_path):
 
 
 def test_of_two_commands_started_together_one_runs_and_the_other_is_refused(tmp_path):
-    """Before either has booted Derby: parity's own lock decides, held while the first lives."""
+    """Before either has booted Derby: parity's own lock decides, held while the first lives.
+    The one that runs holds it until the test kills it, once both have said what they do."""
     url = f"jdbc:derby:;databaseName={tmp_path / 'metastore_db'};create=true"
     checkers = [
         subprocess.Popen(
-            [sys.executable, "-c", CHECKER, url, "5"], stdout=subprocess.PIPE, text=True
+            [sys.executable, "-c", CHECKER, url, "600"], stdout=subprocess.PIPE, text=True
         )
         for _ in range(2)
     ]
     try:
-        said = sorted(checker.stdout.readline().strip() for checker in checkers)
-        codes = sorted(checker.wait(timeout=60) for checker in checkers)
+        said = [checker.stdout.readline().strip() for checker in checkers]
+        # The refused one exits; the one running is still running (no exit code), its lock held.
+        codes = [
+            checker.poll() if line == "running" else checker.wait(timeout=60)
+            for checker, line in zip(checkers, said, strict=True)
+        ]
     finally:
         for checker in checkers:
             checker.kill()
-    refused, ran = said
-    assert ran == "running" and codes == [0, 1], said
+            checker.wait()
+    by_line = sorted(zip(said, codes, strict=True), key=lambda line_code: line_code[0])
+    (refused, refused_code), (ran, ran_code) = by_line
+    assert ran == "running" and ran_code is None and refused_code == 1, said
     assert f"parity: the embedded metastore {tmp_path / 'metastore_db'} is in use" in refused
-    # The lock goes with the process that held it: a later command runs.
+    # The lock goes with the process that held it, killed above: a later command runs.
     again = subprocess.run(
         [sys.executable, "-c", CHECKER, url, "0"], capture_output=True, text=True, timeout=60
     )
