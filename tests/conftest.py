@@ -58,9 +58,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Marks each test with the lane of its folder, unless it names its lane itself: a test under
-    tests/integration that runs no dbt command and needs no PostgreSQL is marked `unit`. A test
-    anywhere else goes with the integration tests, so the fast lane never grows by accident."""
+    """Marks each test with the lane of its folder, unless it names its lane itself. A test that
+    runs no dbt command and needs no server belongs in tests/unit, where its folder says its lane.
+    A test anywhere else goes with the integration tests, so the fast lane never grows by
+    accident."""
     for item in items:
         if any(item.get_closest_marker(lane) for lane in LANES):
             continue

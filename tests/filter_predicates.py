@@ -1,7 +1,17 @@
 """Ordinary filters, per dialect, over a table of orders (id integer, status and note text,
 amount decimal, d date, ordered_at timestamp, is_gift boolean): each must pass the plan's check
-(tests/unit/test_predicates.py) and run on its engine (tests/integration/test_filter_predicates.py).
+(tests/unit/test_predicates.py) and run on its engine (tests/unit/test_duckdb_filters.py,
+tests/integration/test_filter_predicates.py). The table's rows and definition, and the filters
+that a dialect's check or engine refuses, are here for every engine's test.
 """
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from parity.predicates import predicate_problem
+from parity.sides.connections import connect
 
 # Every dialect parses and runs these.
 PORTABLE = [
@@ -110,3 +120,48 @@ OWN = {
         "timestampdiff(day, ordered_at, now()) < 4000",
     ],
 }
+
+# The table of orders each engine's test creates, named filter_orders.
+ROWS = [
+    (1, "shipped", None, Decimal("12.50"), dt.date(2024, 7, 1), dt.datetime(2024, 7, 1, 9), True),
+    (2, "open", "gift wrap", Decimal("-3.25"), dt.date(2023, 1, 5), dt.datetime(2023, 1, 5), False),
+    (
+        15,
+        "cancelled",
+        "",
+        Decimal("999.99"),
+        dt.date(2024, 12, 31),
+        dt.datetime(2024, 12, 31),
+        None,
+    ),
+]
+COLUMNS = "id, status, note, amount, d, ordered_at, is_gift"
+SQL_TABLE = (
+    "create table filter_orders (id integer, status varchar(20), note varchar(40),"
+    " amount decimal(12, 2), d date, ordered_at {timestamp}, is_gift boolean)"
+)
+VARIABLE = "PARITY_TEST_FILTER_ENGINE"
+
+
+def failures(dialect: str, count) -> dict[str, str]:
+    """The predicates of the dialect that its check or its engine refused, with the reason."""
+    failed = {}
+    for text in PORTABLE + OWN[dialect]:
+        problem = predicate_problem(dialect, text)
+        if problem:
+            failed[text] = problem
+            continue
+        try:
+            count(f"select count(*) from filter_orders as __parity_relation where ({text})")
+        except Exception as error:  # the engine's own error, whatever its driver's class
+            failed[text] = str(error).splitlines()[0]
+    return failed
+
+
+def remote_failures(dialect: str, url: str, monkeypatch) -> dict[str, str]:
+    monkeypatch.setenv(VARIABLE, url)
+    session = connect(dialect, VARIABLE, "filters", "source relation filter_orders")
+    try:
+        return failures(dialect, session.query)
+    finally:
+        session.close()

@@ -2,19 +2,19 @@
 and the lineage runs from each compared relation through the plan to every result model.
 
 The package is parsed and its SQL models compiled by dbt in this process, writing only to a
-temporary folder; neither needs Spark. The checker (`docs_coverage.missing_docs`) compares the
-documentation in the manifest with what the code defines: the output columns of each SQL model's
-compiled select, parsed by sqlfluff; for the Python models, the schema their library function
-returns (`PYTHON_MODEL_COLUMNS`, to extend with any new Python model); each macro's signature,
-parsed by dbt's Jinja parser. So a column, macro or argument added to the code without a
-description fails here, and so does documentation of something the code no longer has.
+temporary folder; neither needs Spark. The checker (`missing_docs`, tests/docs_coverage.py, tested
+on hand-made manifests in tests/unit/test_docs_coverage.py) compares the documentation in the
+manifest with what the code defines: the output columns of each SQL model's compiled select,
+parsed by sqlfluff; for the Python models, the schema their library function returns
+(`PYTHON_MODEL_COLUMNS`, to extend with any new Python model); each macro's signature, parsed by
+dbt's Jinja parser. So a column, macro or argument added to the code without a description fails
+here, and so does documentation of something the code no longer has.
 """
 
 from __future__ import annotations
 
 import json
 import shutil
-from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +25,15 @@ from dbt.cli.main import dbtRunnerResult
 from parity.results.pair_result import RESULTS_COLUMNS
 from parity.sides.remote_columns import COLUMNS_SCHEMA
 from tests.conftest import REPO, dbt_on_package
+from tests.docs_coverage import PACKAGE, lineage_gaps, missing_docs, select_columns
 from tests.integration.dbt_project_copy import DbtProject
-from tests.integration.docs_coverage import macro_arguments, missing_docs, select_columns
 from tests.integration.remote_tables import SOURCES
 
-PACKAGE = "parity"
 # The columns of each Python model: the schema of the DataFrame its library function returns.
 PYTHON_MODEL_COLUMNS = {
     "parity_pair_results": list(RESULTS_COLUMNS),
     "parity_remote_columns": COLUMNS_SCHEMA.fieldNames(),
 }
-RESULT_MODELS = ("parity_pair_results", "parity_summary", "parity_differences")
 
 
 def dbt(project: Path, scratch: Path, *args: str) -> dbtRunnerResult:
@@ -129,134 +127,6 @@ def break_reporting(macros: dict[str, Any]) -> None:
     )
 
 
-# The checker on hand-made manifests: each kind of gap, and none when all is described.
-
-
-MODEL = "model orders (models/orders.sql)"
-TEST = "macro test_positive (macros/positive.sql)"
-PRODUCED = {"orders": ["id", "TOTAL"]}
-COLUMN_NAME = {"name": "column_name", "type": "string", "description": "The column tested."}
-
-
-def manifest_of(model: dict[str, Any], macro: dict[str, Any]) -> dict[str, Any]:
-    model = {
-        "unique_id": "model.pkg.orders",
-        "name": "orders",
-        "resource_type": "model",
-        "package_name": "pkg",
-        "original_file_path": "models/orders.sql",
-        "description": "Orders.",
-        "columns": {
-            "id": {"name": "id", "description": "The key."},
-            "total": {"name": "total", "description": "In cents."},
-        },
-        **model,
-    }
-    macro = {
-        "unique_id": "macro.pkg.test_positive",
-        "name": "test_positive",
-        "package_name": "pkg",
-        "original_file_path": "macros/positive.sql",
-        "macro_sql": "{% test positive(model, column_name) %}select 1{% endtest %}",
-        "description": "Fails on values below 0.",
-        "arguments": [
-            {"name": "model", "type": "relation", "description": "The model tested."},
-            COLUMN_NAME,
-        ],
-        **macro,
-    }
-    other_package = {**macro, "unique_id": "macro.dbt.other", "package_name": "dbt"}
-    other_package.update(description="", arguments=[])
-    return {
-        "nodes": {model["unique_id"]: model},
-        "macros": {macro["unique_id"]: macro, other_package["unique_id"]: other_package},
-    }
-
-
-@pytest.mark.unit
-def test_checker_finds_nothing_missing_when_all_is_described():
-    assert missing_docs(manifest_of({}, {}), "pkg", PRODUCED) == []
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize(
-    ("model", "macro", "produced", "gap"),
-    [
-        ({"description": " "}, {}, PRODUCED, f"{MODEL}: no description"),
-        ({}, {}, {"orders": ["id", "total", "tax"]}, f"{MODEL}: column tax has no description"),
-        (
-            {},
-            {},
-            {"orders": ["id"]},
-            f"{MODEL}: documents column total, which the model does not produce",
-        ),
-        ({}, {}, {}, f"{MODEL}: the docs check does not know the columns this model produces"),
-        ({}, {"description": ""}, PRODUCED, f"{TEST}: no description"),
-        ({}, {"arguments": [COLUMN_NAME]}, PRODUCED, f"{TEST}: argument model is not documented"),
-        (
-            {},
-            {"macro_sql": "{% test positive(model, column_name, at_least=0) %}{% endtest %}"},
-            PRODUCED,
-            f"{TEST}: argument at_least is not documented",
-        ),
-        (
-            {},
-            {"macro_sql": "{% test positive(model) %}select 1{% endtest %}"},
-            PRODUCED,
-            f"{TEST}: documents argument column_name, which is not in its signature",
-        ),
-    ],
-)
-def test_checker_reports_each_gap(model, macro, produced, gap):
-    assert missing_docs(manifest_of(model, macro), "pkg", produced) == [gap]
-
-
-@pytest.mark.unit
-def test_checker_reports_an_undescribed_analysis():
-    manifest = manifest_of({}, {})
-    manifest["nodes"]["analysis.pkg.report"] = {
-        "unique_id": "analysis.pkg.report",
-        "name": "report",
-        "resource_type": "analysis",
-        "package_name": "pkg",
-        "original_file_path": "analyses/report.sql",
-        "description": "",
-    }
-    gap = "analysis report (analyses/report.sql): no description"
-    assert missing_docs(manifest, "pkg", PRODUCED) == [gap]
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize(
-    ("argument", "gap"),
-    [
-        ({"type": None}, "argument column_name has no type"),
-        ({"type": "dict"}, "argument column_name has type 'dict', not one dbt knows"),
-        ({"description": ""}, "argument column_name has no description"),
-    ],
-)
-def test_checker_reports_each_argument_gap(argument, gap):
-    arguments = [
-        {"name": "model", "type": "relation", "description": "The model tested."},
-        {**COLUMN_NAME, **argument},
-    ]
-    assert missing_docs(manifest_of({}, {"arguments": arguments}), "pkg", PRODUCED) == [
-        f"{TEST}: {gap}"
-    ]
-
-
-@pytest.mark.unit
-def test_checker_reads_signatures_and_select_columns():
-    assert macro_arguments("{% macro m(a, b=[], c={}) %}{% endmacro %}") == ["a", "b", "c"]
-    assert macro_arguments("{% test t(model, x) %}select 1{% endtest %}") == ["model", "x"]
-    sql = "select a, t.b, cast(c as string) as d, inline(e) as (f, `g`) from t union all select 1"
-    assert select_columns(sql) == ["a", "b", "d", "f", "g"]
-    assert select_columns("with q as (select 1 as z) select z as y from q") == ["y"]
-    for unnamed in ("select * from t", "select a + 1 from t"):
-        with pytest.raises(ValueError, match="cannot name"):
-            select_columns(unnamed)
-
-
 # Lineage, in the demo project: its pairs, and more whose sides are sources.
 
 FILE_SOURCES = """
@@ -307,87 +177,3 @@ def test_lineage_runs_from_compared_relations_through_the_plan_to_every_result(d
     manifest, pairs = demo_lineage
     gaps = lineage_gaps(manifest, pairs)
     assert not gaps, "\n".join(gaps)
-
-
-@pytest.mark.unit
-def test_lineage_gaps_are_reported():
-    """A hand-made graph where the plan misses the target and a result skips the plan."""
-    names = [(PACKAGE, name) for name in ("parity_plan", *RESULT_MODELS)] + [
-        ("demo", "old"),
-        ("demo", "new"),
-    ]
-    nodes = {
-        f"model.{package}.{name}": {"resource_type": "model", "name": name, "package_name": package}
-        for package, name in names
-    }
-    plan, results, summary, differences = (f"model.{PACKAGE}.{name}" for _, name in names[:4])
-    manifest = {
-        "nodes": nodes,
-        "sources": {},
-        "parent_map": {
-            plan: ["model.demo.old"],
-            results: [plan],
-            summary: [results],
-            differences: ["model.demo.new"],
-            "model.demo.old": [],
-            "model.demo.new": [],
-        },
-    }
-    pair = {"name": "p", "source": {"ref": "old"}, "target": {"ref": ["demo", "new"]}}
-    assert lineage_gaps(manifest, [pair]) == [
-        "pair p: its target {'ref': ['demo', 'new']} is not an ancestor of parity_plan",
-        "parity_plan is not an ancestor of parity_differences",
-    ]
-
-
-def lineage_gaps(manifest: dict[str, Any], pairs: list[dict[str, Any]]) -> list[str]:
-    """What breaks the lineage from each side of each pair to parity_plan, and from
-    parity_plan to each result model."""
-    plan = f"model.{PACKAGE}.parity_plan"
-    plan_ancestors = ancestors(manifest, plan)
-    gaps = [
-        f"pair {pair['name']}: its {side} {pair[side]} is not an ancestor of parity_plan"
-        for pair in pairs
-        for side in ("source", "target")
-        if relation_node(manifest, pair[side]) not in plan_ancestors
-    ]
-    gaps += [
-        f"parity_plan is not an ancestor of {name}"
-        for name in RESULT_MODELS
-        if plan not in ancestors(manifest, f"model.{PACKAGE}.{name}")
-    ]
-    return gaps
-
-
-def relation_node(manifest: dict[str, Any], spec: dict[str, Any]) -> str:
-    """The unique id of the node a pair side names."""
-    if "source" in spec:
-        source_name, table = spec["source"]
-        found = [
-            uid
-            for uid, s in manifest["sources"].items()
-            if s["source_name"] == source_name and s["name"] == table
-        ]
-    else:
-        package, name = [None, spec["ref"]] if isinstance(spec["ref"], str) else spec["ref"]
-        found = [
-            uid
-            for uid, n in manifest["nodes"].items()
-            if n["resource_type"] == "model"
-            and n["name"] == name
-            and package in (None, n["package_name"])
-        ]
-    assert len(found) == 1, f"{spec} names {found}"
-    return found[0]
-
-
-def ancestors(manifest: dict[str, Any], node: str) -> set[str]:
-    parents = manifest["parent_map"]
-    seen: set[str] = set()
-    queue = deque(parents[node])
-    while queue:
-        parent = queue.popleft()
-        if parent not in seen:
-            seen.add(parent)
-            queue.extend(parents.get(parent, []))
-    return seen

@@ -13,7 +13,7 @@ import pytest
 
 from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
-from tests.integration.cancelled_query import stopped_within
+from tests.cancelled_query import stopped_within
 from tests.integration.mariadb_server import client
 
 # Each write, and why it is refused: the server's read-only transaction, the client's single

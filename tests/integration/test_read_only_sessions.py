@@ -1,12 +1,13 @@
 """parity only reads: every session to PostgreSQL or DuckDB is read-only and runs one statement
 per query, whatever SQL reaches it; a statement timeout bounds each query; and a session that
-cannot be opened says why, with no secret in the message."""
+cannot be opened says why, with no secret in the message. A DuckDB session alone, which needs no
+server, is tested in tests/unit/test_duckdb_sessions.py; a missing driver in
+tests/unit/test_missing_driver.py."""
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +16,8 @@ import psycopg
 import pytest
 import yaml
 
-from parity.errors import ParityError
 from parity.sides.connections import QueryError, connect
-from tests.integration.cancelled_query import stopped_within
+from tests.cancelled_query import stopped_within
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import (
     DUCKDB_ENV,
@@ -130,130 +130,6 @@ def test_postgres_sessions_end_the_query_of_a_client_gone(postgres_url, monkeypa
         ]
     finally:
         connection.close()
-
-
-@pytest.mark.unit
-def test_duckdb_cancel_stops_a_running_query(tmp_path, monkeypatch):
-    path = tmp_path / "legacy.duckdb"
-    duckdb.connect(str(path)).close()
-    connection = session(str(path), monkeypatch, dialect="duckdb")
-    try:
-        assert stopped_within(connection, "select count(*) from range(100000000000)") < 10
-    finally:
-        connection.close()
-
-
-@pytest.mark.unit
-def test_duckdb_runs_one_select_and_writes_nothing(tmp_path, monkeypatch):
-    path = tmp_path / "legacy.duckdb"
-    with duckdb.connect(str(path)) as writer:
-        writer.execute("create table canary (x int)")
-    connection = session(str(path), monkeypatch, dialect="duckdb", timeout=1)
-    try:
-        for sql in (
-            f"copy (select 1) to '{tmp_path / 'out.csv'}'",
-            "select 1; drop table canary",
-            "drop table canary",
-        ):
-            with pytest.raises(QueryError, match="exactly one select"):
-                connection.query(sql)
-        assert connection.query("select count(*) from canary") == [(0,)]
-        with pytest.raises(QueryError, match="statement timeout of 1 s"):
-            connection.query("select count(*) from range(100000000000)")
-    finally:
-        connection.close()
-    assert not (tmp_path / "out.csv").exists()
-
-
-# What a DuckDB session may not do, whatever SQL reaches it: read a file its source did not
-# allow, write one, reach the network, install or load an extension, attach another database,
-# or change a setting. Each is one SELECT, or a statement DuckDB runs before any check of
-# parity's (`extract_statements` only reads it).
-DUCKDB_PROBES = [
-    "select * from read_text('/proc/self/environ')",
-    "select * from read_csv('/etc/passwd')",
-    "select * from read_parquet('s3://parity-probe/x.parquet')",
-    "select * from read_csv('https://parity.invalid/x.csv')",
-    "select * from glob('/etc/*')",
-    "select * from read_csv('{allowed}/../secret.csv')",
-    "select * from read_csv('{tmp}/secret.csv')",
-    "select * from from_secret_view",
-]
-# The session's settings, whatever a statement tries (run on the handle: parity's query would
-# refuse them before DuckDB sees them).
-DUCKDB_STATEMENTS = [
-    "install httpfs",
-    "load httpfs",
-    "set enable_external_access = true",
-    "reset lock_configuration",
-    "set allowed_paths = ['/etc/passwd']",
-    "attach '{tmp}/other.duckdb'",
-    "copy (select 1) to '{tmp}/out.csv'",
-]
-
-
-@pytest.fixture
-def duckdb_files(tmp_path):
-    """A database with a view on an allowed file and one on a file not allowed."""
-    allowed = tmp_path / "allowed"
-    allowed.mkdir()
-    (allowed / "orders.csv").write_text("order_id,amount\n1,2.5\n")
-    (tmp_path / "secret.csv").write_text("secret\nplanted-secret\n")
-    path = tmp_path / "legacy.duckdb"
-    with duckdb.connect(str(path)) as writer:
-        writer.execute("create table canary (x int)")
-        writer.execute(f"create view orders as select * from read_csv('{allowed}/orders.csv')")
-        writer.execute(f"create view from_secret_view as select * from '{tmp_path}/secret.csv'")
-    return tmp_path
-
-
-@pytest.mark.unit
-def test_duckdb_reads_no_file_but_its_allowed_paths(duckdb_files, monkeypatch):
-    tmp, allowed = duckdb_files, duckdb_files / "allowed"
-    monkeypatch.setenv("PARITY_TEST_SESSION", str(tmp / "legacy.duckdb"))
-    connection = connect("duckdb", "PARITY_TEST_SESSION", "p", "source relation t", 60, [allowed])
-    try:
-        assert connection.query("select * from orders") == [(1, 2.5)]
-        for sql in DUCKDB_PROBES:
-            with pytest.raises(QueryError, match="disabled by configuration") as raised:
-                connection.query(sql.format(tmp=tmp, allowed=allowed))
-            assert "planted-secret" not in str(raised.value)
-        for sql in DUCKDB_STATEMENTS:
-            with pytest.raises(duckdb.Error, match=r"disabled|locked"):
-                connection.handle.execute(sql.format(tmp=tmp))
-        assert connection.query("select count(*) from canary") == [(0,)]
-        settings = connection.query(
-            "select name, value from duckdb_settings() where name in ('enable_external_access',"
-            " 'autoinstall_known_extensions', 'autoload_known_extensions', 'lock_configuration')"
-            " order by name"
-        )
-        assert settings == [
-            ("autoinstall_known_extensions", "false"),
-            ("autoload_known_extensions", "false"),
-            ("enable_external_access", "false"),
-            ("lock_configuration", "true"),
-        ]
-    finally:
-        connection.close()
-    assert not (tmp / "out.csv").exists() and not (tmp / "other.duckdb").exists()
-
-
-@pytest.mark.unit
-def test_duckdb_sessions_of_one_database_each_have_their_own_settings(duckdb_files, monkeypatch):
-    """Two sessions at once of one database, the second allowing nothing: DuckDB would share one
-    instance, and its locked settings, between them."""
-    tmp = duckdb_files
-    monkeypatch.setenv("PARITY_TEST_SESSION", str(tmp / "legacy.duckdb"))
-    first = connect("duckdb", "PARITY_TEST_SESSION", "p", "t", None, [tmp / "allowed"])
-    second = connect("duckdb", "PARITY_TEST_SESSION", "p", "t", None, [])
-    try:
-        assert first.query("select count(*) from orders") == [(1,)]
-        with pytest.raises(QueryError, match="disabled by configuration"):
-            second.query("select count(*) from orders")
-        assert second.query("select count(*) from canary") == [(0,)]
-    finally:
-        first.close()
-        second.close()
 
 
 def test_an_injected_filter_leaves_postgres_untouched(scratch, canary, remote_legacy):
@@ -403,16 +279,6 @@ def test_the_password_appears_in_no_plan_result_or_log(scratch, spark, remote_le
         for row in spark.table(f"{scratch.schema}.{table}").collect():
             assert password not in str(row.asDict()), table
     assert password not in (scratch.path / "logs" / "dbt.log").read_text()
-
-
-@pytest.mark.unit
-def test_a_missing_driver_names_the_package_and_the_extra(monkeypatch):
-    monkeypatch.setenv("PARITY_TEST_SESSION", "postgresql://reader@127.0.0.1/db")
-    monkeypatch.setitem(sys.modules, "psycopg", None)
-    with pytest.raises(ParityError) as raised:
-        connect("postgres", "PARITY_TEST_SESSION", "p", "source relation t")
-    assert "needs the psycopg package: pip install 'dbt-parity[postgres]'" in str(raised.value)
-    assert os.environ["PARITY_TEST_SESSION"] not in str(raised.value)
 
 
 BOUNDED_SOURCES = "models/bounded_sources.yml"

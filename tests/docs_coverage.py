@@ -1,19 +1,24 @@
-"""What a dbt package's documentation lacks, read from the manifest `dbt parse` writes.
+"""What a dbt package's documentation lacks, and what breaks parity's lineage in a project, read
+from the manifest `dbt parse` writes.
 
 `missing_docs` is a pure function of the manifest (as JSON) and of the columns each model
-produces, so hand-made manifests test it; `test_dbt_docs.py` feeds it the package's own. A
-model's produced columns come from its code, not from its YAML: for a SQL model, the output
-columns of its compiled select (`select_columns`); for a Python model, the schema in the library
-that builds its DataFrame. A model whose columns are unknown is itself reported, so a new
-Python model cannot go unchecked.
+produces, so hand-made manifests test it (tests/unit/test_docs_coverage.py);
+tests/integration/test_dbt_docs.py feeds it the package's own. A model's produced columns come
+from its code, not from its YAML: for a SQL model, the output columns of its compiled select
+(`select_columns`); for a Python model, the schema in the library that builds its DataFrame. A
+model whose columns are unknown is itself reported, so a new Python model cannot go unchecked.
 
 A macro's arguments are read from its signature in `macro_sql`, parsed by dbt's own Jinja parser
 (generic tests included: dbt names them `test_<name>`); argument types must be ones dbt's
 `validate_macro_args` accepts.
+
+`lineage_gaps` is a pure function of the manifest and of the pairs configured: each side of each
+pair must be an ancestor of parity_plan, and parity_plan an ancestor of every result model.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,6 +29,9 @@ from sqlfluff.core import FluffConfig, Linter
 from sqlfluff.core.parser import BaseSegment
 
 DOCUMENTED_NODES = ("model", "analysis")
+# The package whose plan the lineage runs through, and the models of its results.
+PACKAGE = "parity"
+RESULT_MODELS = ("parity_pair_results", "parity_summary", "parity_differences")
 
 
 def missing_docs(
@@ -152,3 +160,56 @@ def _name(identifier: BaseSegment) -> str:
 
 def _text(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
+
+
+def lineage_gaps(manifest: dict[str, Any], pairs: list[dict[str, Any]]) -> list[str]:
+    """What breaks the lineage from each side of each pair to parity_plan, and from
+    parity_plan to each result model."""
+    plan = f"model.{PACKAGE}.parity_plan"
+    plan_ancestors = ancestors(manifest, plan)
+    gaps = [
+        f"pair {pair['name']}: its {side} {pair[side]} is not an ancestor of parity_plan"
+        for pair in pairs
+        for side in ("source", "target")
+        if relation_node(manifest, pair[side]) not in plan_ancestors
+    ]
+    gaps += [
+        f"parity_plan is not an ancestor of {name}"
+        for name in RESULT_MODELS
+        if plan not in ancestors(manifest, f"model.{PACKAGE}.{name}")
+    ]
+    return gaps
+
+
+def relation_node(manifest: dict[str, Any], spec: dict[str, Any]) -> str:
+    """The unique id of the node a pair side names."""
+    if "source" in spec:
+        source_name, table = spec["source"]
+        found = [
+            uid
+            for uid, s in manifest["sources"].items()
+            if s["source_name"] == source_name and s["name"] == table
+        ]
+    else:
+        package, name = [None, spec["ref"]] if isinstance(spec["ref"], str) else spec["ref"]
+        found = [
+            uid
+            for uid, n in manifest["nodes"].items()
+            if n["resource_type"] == "model"
+            and n["name"] == name
+            and package in (None, n["package_name"])
+        ]
+    assert len(found) == 1, f"{spec} names {found}"
+    return found[0]
+
+
+def ancestors(manifest: dict[str, Any], node: str) -> set[str]:
+    parents = manifest["parent_map"]
+    seen: set[str] = set()
+    queue = deque(parents[node])
+    while queue:
+        parent = queue.popleft()
+        if parent not in seen:
+            seen.add(parent)
+            queue.extend(parents.get(parent, []))
+    return seen
