@@ -10,15 +10,3 @@
 {% macro segment_checksum(dialect, row_hash_column) %}
     {{ return(parity._dialect_macro('segment_checksum', dialect)(row_hash_column)) }}
 {% endmacro %}
-
-
-{#- The row string: `<characters>:<text>` per field, `-` for NULL, given the dialect's function
-    counting characters (code points) and its text type. -#}
-{% macro _row_string(canonical_expressions, char_length, text_type) %}
-    {%- set fields = [] -%}
-    {%- for value in canonical_expressions -%}
-        {%- do fields.append("case when " ~ value ~ " is null then '-' else concat(cast(" ~ char_length ~ "(" ~ value ~ ") as "
-            ~ text_type ~ "), ':', " ~ value ~ ") end") -%}
-    {%- endfor -%}
-    {{ return('concat(' ~ fields | join(', ') ~ ')') }}
-{% endmacro %}

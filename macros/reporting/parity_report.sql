@@ -193,15 +193,6 @@
 {% endmacro %}
 
 
-{#- The relation a parity model was built as, if it exists: hooks may not call ref(). -#}
-{% macro _built_relation(model_name) %}
-    {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.package_name == 'parity' and node.name == model_name -%}
-        {{ return(adapter.get_relation(node.database, node.schema, node.alias)) }}
-    {%- endfor -%}
-    {{ return(none) }}
-{% endmacro %}
-
-
 {#- A value as the report prints it, on one line of bounded length: quoted, so that '' and ' '
     differ; a backslash, a quote and each control character escaped; at most max_chars of it,
     with the whole length when cut; a sensitive value (none, with a hash) as hidden. -#}

@@ -1,5 +1,7 @@
 {#- Pieces of the canonical JSON text (docs/canonical-encoding.md, "JSON") that more than one
-    dialect writes alike. -#}
+    dialect writes alike: part of the dialects' shared base (macros/dialects/base/), which each
+    dialect's macros call with its engine's functions. The base calls no concept macro, so calls run
+    one way: canonical/ → dialects/ → base/. -#}
 
 {#- The mark that makes a text which is no JSON document compare as itself: no canonical JSON
     text starts with a letter i. -#}

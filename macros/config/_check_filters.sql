@@ -33,3 +33,14 @@
         {%- endif -%}
     {%- endif -%}
 {% endmacro %}
+
+
+{#- Seconds in a duration written as `<number> <unit>`: seconds, minutes, hours, days or weeks. -#}
+{% macro _duration_seconds(where, option, text) %}
+    {%- set found = modules.re.fullmatch('\\s*([0-9]+(?:[.][0-9]+)?)\\s*(second|minute|hour|day|week)s?\\s*', text | string) -%}
+    {%- if not found -%}
+        {{ exceptions.raise_compiler_error(where ~ ": time_window." ~ option ~ " must read like '36 hours' (seconds, minutes, hours, days or weeks), not '" ~ text ~ "'") }}
+    {%- endif -%}
+    {%- set unit = {'second': 1, 'minute': 60, 'hour': 3600, 'day': 86400, 'week': 604800}[found.group(2)] -%}
+    {{ return((found.group(1) | float) * unit) }}
+{% endmacro %}
