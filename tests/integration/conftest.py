@@ -102,16 +102,27 @@ def matrices(spark, postgres_url, mariadb_url, tmp_path_factory) -> PublishedRun
 
 
 @pytest.fixture(scope="session")
-def canonical_selects(spark, tmp_path_factory) -> dict[str, str]:
-    """The canonical select of every dialect (analyses/canonical_select/<dialect>.sql), as
-    `dbt compile` renders it in this process, in the tests' session; dbt writes only to a
-    temporary folder."""
+def analyses(spark, tmp_path_factory) -> dict[str, dict[str, str]]:
+    """Every analysis of the package, as `dbt compile` renders it in this process, in the tests'
+    session, by folder and name; dbt writes only to a temporary folder."""
     compiled = dbt_on_package(
-        tmp_path_factory.mktemp("canonical_selects"),
-        "compile",
-        "--select",
-        "path:analyses/canonical_select",
+        tmp_path_factory.mktemp("analyses"), "compile", "--select", "path:analyses"
     )
-    return {
-        Path(r.node.original_file_path).stem: r.node.compiled_code for r in compiled.result.results
-    }
+    rendered: dict[str, dict[str, str]] = {}
+    for result in compiled.result.results:
+        path = Path(result.node.original_file_path)
+        rendered.setdefault(path.parent.name, {})[path.stem] = result.node.compiled_code
+    return rendered
+
+
+@pytest.fixture(scope="session")
+def canonical_selects(analyses) -> dict[str, str]:
+    """The canonical select of every dialect (analyses/canonical_select/<dialect>.sql)."""
+    return analyses["canonical_select"]
+
+
+@pytest.fixture(scope="session")
+def remote_queries(analyses) -> dict[str, str]:
+    """The queries parity sends a side of each engine it connects to
+    (analyses/remote_queries/<dialect>_queries.sql), by dialect."""
+    return {name.removesuffix("_queries"): sql for name, sql in analyses["remote_queries"].items()}

@@ -1,7 +1,8 @@
 """The canonical select of every dialect, rendered by dbt from analyses/canonical_select/, against
-its golden SQL in tests/golden/. The dialects that run here run their selects in the matrices;
-`make lint` parses those of the dialects that run nowhere here (Snowflake, BigQuery), in their
-engine's dialect: the only check they get.
+its golden SQL in tests/golden/; and the queries parity sends a side in each engine it connects to
+(analyses/remote_queries/), against tests/golden/remote_queries/. The dialects that run here run
+their selects in the matrices; `make lint` parses those of the dialects that run nowhere here
+(Snowflake, BigQuery), in their engine's dialect: the only check they get.
 
 The goldens end in `.sql.golden`, not `.sql`: dbt would take a `.sql` file under tests/ for a
 singular test and run it on Spark. After an intended change to the macros, regenerate them and
@@ -31,11 +32,23 @@ SQLFLUFF_DIALECTS = {
     "snowflake": "snowflake",
     "bigquery": "bigquery",
 }
+# The dialects parity connects to through DB-API: each side's queries are rendered whole.
+CONNECTED = ("duckdb", "mysql", "postgres")
 UPDATE = os.environ.get("PARITY_UPDATE_GOLDEN") == "1"
 
 
-def golden_path(dialect: str) -> Path:
-    return GOLDEN / f"{dialect}.sql.golden"
+def golden_path(dialect: str, folder: Path = GOLDEN) -> Path:
+    return folder / f"{dialect}.sql.golden"
+
+
+def matches_golden(text: str, golden: Path) -> None:
+    text = text.rstrip("\n") + "\n"
+    if UPDATE:
+        golden.write_text(text)
+    expected = golden.read_text()
+    assert expected == text, "".join(
+        difflib.unified_diff(expected.splitlines(True), text.splitlines(True), "golden", "rendered")
+    )
 
 
 def test_every_dialect_has_an_analysis(canonical_selects):
@@ -44,13 +57,16 @@ def test_every_dialect_has_an_analysis(canonical_selects):
 
 @pytest.mark.parametrize("dialect", sorted(SQLFLUFF_DIALECTS))
 def test_rendered_select_matches_golden(canonical_selects, dialect):
-    text = canonical_selects[dialect].rstrip("\n") + "\n"
-    if UPDATE:
-        golden_path(dialect).write_text(text)
-    golden = golden_path(dialect).read_text()
-    assert golden == text, "".join(
-        difflib.unified_diff(golden.splitlines(True), text.splitlines(True), "golden", "rendered")
-    )
+    matches_golden(canonical_selects[dialect], golden_path(dialect))
+
+
+def test_every_connected_dialect_has_its_queries(remote_queries):
+    assert sorted(remote_queries) == sorted(CONNECTED)
+
+
+@pytest.mark.parametrize("dialect", CONNECTED)
+def test_rendered_queries_match_golden(remote_queries, dialect):
+    matches_golden(remote_queries[dialect], golden_path(dialect, GOLDEN / "remote_queries"))
 
 
 @pytest.mark.parametrize("dialect", sorted(SQLFLUFF_DIALECTS))
