@@ -20,10 +20,22 @@
 {% endmacro %}
 
 
+{#- Whether the dialect's SQL can do `capability` (`key_blocks`, `hashed_blocks`,
+    `listed_keys`: macros/dialects/default.sql, default__capabilities): only then may its side's
+    queries use the concept that renders it. -#}
+{% macro dialect_can(dialect, capability) %}
+    {%- set capabilities = parity._dialect_macro('capabilities', dialect)() -%}
+    {%- if capability not in capabilities -%}
+        {{ exceptions.raise_compiler_error("parity: no dialect capability '" ~ capability ~ "'") }}
+    {%- endif -%}
+    {{ return(capabilities[capability]) }}
+{% endmacro %}
+
+
 {#- The block of 32 consecutive integer positions that `position` falls in (`number`, the floor
     of position / 32, for `group by 1`) and the aggregate of one bit per position present in a
     block (`keys`: bit position mod 32 set): a block whose rows outnumber its bits holds a key
-    twice. None where the dialect numbers no blocks; the side is then profiled by key.
+    twice. Only for a dialect that can (`key_blocks`); the side is otherwise profiled by key.
     src/parity/sides/sql.py: BLOCK_BITS. -#}
 {% macro key_block(dialect, position) %}
     {{ return(parity._dialect_macro('key_block', dialect)(position)) }}
@@ -31,15 +43,15 @@
 
 
 {#- The block a hashed position falls in: its top 15 bits (32,768 blocks; HASHED_BLOCK_BITS in
-    src/parity/values/keyspace.py); none where the dialect numbers no hashed blocks (the side is
-    then profiled by key only). -#}
+    src/parity/values/keyspace.py). Only for a dialect that can (`hashed_blocks`); the side is
+    otherwise profiled by key only. -#}
 {% macro hashed_block(dialect, position) %}
     {{ return(parity._dialect_macro('hashed_block', dialect)(position)) }}
 {% endmacro %}
 
 
 {#- Whether the stored integer `key` is one of the keys of the array bound as `parameter`, in
-    a form an index on the key answers; none where the dialect has no such form. -#}
+    a form an index on the key answers. Only for a dialect that can (`listed_keys`). -#}
 {% macro key_listed(dialect, key, parameter) %}
     {{ return(parity._dialect_macro('key_listed', dialect)(key, parameter)) }}
 {% endmacro %}

@@ -48,16 +48,11 @@
 {% endmacro %}
 
 
-{% macro default__key_block(position) %}
-    {{ return(none) }}
-{% endmacro %}
-
-
-{% macro default__hashed_block(position) %}
-    {{ return(none) }}
-{% endmacro %}
-
-
-{% macro default__key_listed(key, parameter) %}
-    {{ return(none) }}
+{#- What a dialect's SQL can do beyond the canonical select, each a concept it then renders:
+    `key_blocks`, number the blocks of consecutive integer keys (`key_block`); `hashed_blocks`,
+    number the blocks of hashed positions (`hashed_block`); `listed_keys`, test a stored key
+    against a bound array of keys in a form an index answers (`key_listed`). A dialect that can
+    none profiles its side by key and fetches its rows by cell. -#}
+{% macro default__capabilities() %}
+    {{ return({'key_blocks': false, 'hashed_blocks': false, 'listed_keys': false}) }}
 {% endmacro %}

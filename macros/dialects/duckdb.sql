@@ -141,3 +141,9 @@
 {% macro duckdb__key_listed(key, parameter) %}
     {{ return(key ~ ' in (select unnest(cast(' ~ parameter ~ ' as hugeint[])))') }}
 {% endmacro %}
+
+
+{#- What its SQL can do beyond the canonical select (default__capabilities). -#}
+{% macro duckdb__capabilities() %}
+    {{ return({'key_blocks': true, 'hashed_blocks': false, 'listed_keys': true}) }}
+{% endmacro %}

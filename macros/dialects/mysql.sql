@@ -185,3 +185,9 @@
 {% macro mysql__ascii_lower(text) %}
     {{ return(none) }}
 {% endmacro %}
+
+
+{#- What its SQL can do beyond the canonical select (default__capabilities). -#}
+{% macro mysql__capabilities() %}
+    {{ return({'key_blocks': true, 'hashed_blocks': false, 'listed_keys': true}) }}
+{% endmacro %}

@@ -240,3 +240,9 @@
 {% macro postgres__key_listed(key, parameter) %}
     {{ return(key ~ ' = any(cast(' ~ parameter ~ ' as bigint[]))') }}
 {% endmacro %}
+
+
+{#- What its SQL can do beyond the canonical select (default__capabilities). -#}
+{% macro postgres__capabilities() %}
+    {{ return({'key_blocks': true, 'hashed_blocks': true, 'listed_keys': true}) }}
+{% endmacro %}

@@ -3,11 +3,11 @@
     - `profile`: sizes, checksum, key range and key counts, in one pass grouped by key (its
       canonical fields, parity.group_key), and the exact checksum (the same as the checksum
       but where a column hashes on a tolerance's grid);
-    - `blocks` (a single integer key, where the dialect numbers blocks): one pass grouped by
+    - `blocks` (a single integer key, where the dialect can `key_blocks`): one pass grouped by
       block of 32 consecutive keys, each with its rows, checksum, one bit per key present
       (parity.key_block) and exact checksum, from which parity answers the checksums of coarser
-      cells itself; with a key positioned by its hash (where the dialect numbers hashed
-      blocks, parity.hashed_block): `profile`'s pass grouped by key, then by block of the top
+      cells itself; with a key positioned by its hash (where the dialect can
+      `hashed_blocks`, parity.hashed_block): `profile`'s pass grouped by key, then by block of the top
       15 bits of the position, each with its rows, checksum, keys held by more than one row
       and exact checksum, and one group (block NULL) of the rows with a NULL key;
     - `bounds` and `blocks_between`, with `blocks`: the least and greatest key and the rows
@@ -20,7 +20,7 @@
     - `checksums`: count and checksum of each cell at one depth, of the rows in listed cells at
       another;
     - `rows`: the canonical rows of listed cells;
-    - `rows_of_keys` (a single integer key, where the dialect lists keys): the canonical rows of
+    - `rows_of_keys` (a single integer key, where the dialect can `listed_keys`): the canonical rows of
       listed keys, parameter 1, which an index on the key answers without reading the table.
     The listed cells are tested on each stored row's position before any value is
     canonicalized. They come as bound parameters (parity.query_parameter), numbered: 1 the
@@ -76,21 +76,21 @@
             ~ ' from (' ~ in_cells ~ ') as canonical where not ' ~ null_key,
         'rows_of_keys': '',
     } -%}
-    {%- set keys_listed = parity.key_listed(dialect, '{key}', p[1]) -%}
-    {%- if parity.key_is_position(key_count, columns) and keys_listed is not none -%}
+    {%- if parity.key_is_position(key_count, columns) and parity.dialect_can(dialect, 'listed_keys') -%}
+        {%- set keys_listed = parity.key_listed(dialect, '{key}', p[1]) -%}
         {%- do queries.update({'rows_of_keys': 'select ' ~ (aliases['keys'] + aliases['values']) | join(', ')
             ~ ' from (' ~ parity.side_select(dialect, relation_name, key_count, columns, predicate, keys_listed) ~ ') as canonical'}) -%}
     {%- endif -%}
-    {%- set hashed_block = parity.hashed_block(dialect, 'low') -%}
-    {%- if not parity.key_is_position(key_count, columns) and hashed_block is not none -%}
+    {%- if not parity.key_is_position(key_count, columns) and parity.dialect_can(dialect, 'hashed_blocks') -%}
+        {%- set hashed_block = parity.hashed_block(dialect, 'low') -%}
         {%- do queries.update({'blocks': 'select case when ' ~ null_key ~ ' then null else ' ~ hashed_block ~ ' end,'
             ~ ' sum(n), sum(total), sum(case when n = 1 then 0 else 1 end), sum(exact)'
             ~ ' from (select ' ~ keys ~ ', count(*) as n, ' ~ checksum ~ ' as total, ' ~ exact ~ ' as exact,'
             ~ ' min(' ~ position ~ ') as low'
             ~ ' from (' ~ first_pass ~ ') as canonical group by ' ~ grouped_keys | join(', ') ~ ') as per_key group by 1'}) -%}
     {%- endif -%}
-    {%- set block = parity.key_block(dialect, position) -%}
-    {%- if parity.key_is_position(key_count, columns) and block is not none -%}
+    {%- if parity.key_is_position(key_count, columns) and parity.dialect_can(dialect, 'key_blocks') -%}
+        {%- set block = parity.key_block(dialect, position) -%}
         {%- set in_blocks = parity.side_select(dialect, relation_name, key_count, columns, predicate,
             parity.cell_listed(dialect, parity.key_block(dialect, '{position}')['number'], p[1])) -%}
         {%- set between = '{key} >= ' ~ parity.key_position(dialect, p[1]) ~ ' and {key} <= ' ~ parity.key_position(dialect, p[2]) -%}
