@@ -144,10 +144,11 @@
 {#- Positions are decimals, so blocks are floored quotients (never a shift, which MySQL takes
     on unsigned 64 bits); bit_or adds up unsigned 64-bit integers. -#}
 {% macro mysql__key_block(position) %}
-    {%- set number = 'floor(' ~ position ~ ' / 32)' -%}
+    {%- set size = 2 ** parity.key_block_bits() -%}
+    {%- set number = 'floor(' ~ position ~ ' / ' ~ size ~ ')' -%}
     {{ return({
         'number': number,
-        'keys': 'bit_or(1 << cast(' ~ position ~ ' - ' ~ number ~ ' * 32 as unsigned))',
+        'keys': 'bit_or(1 << cast(' ~ position ~ ' - ' ~ number ~ ' * ' ~ size ~ ' as unsigned))',
     }) }}
 {% endmacro %}
 

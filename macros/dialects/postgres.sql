@@ -223,16 +223,17 @@
 
 {#- An arithmetic shift floors negative positions too. -#}
 {% macro postgres__key_block(position) %}
+    {%- set bits = parity.key_block_bits() -%}
     {{ return({
-        'number': '(' ~ position ~ ' >> 5)',
-        'keys': 'bit_or(cast(1 as bigint) << cast(' ~ position ~ ' & 31 as integer))',
+        'number': '(' ~ position ~ ' >> ' ~ bits ~ ')',
+        'keys': 'bit_or(cast(1 as bigint) << cast(' ~ position ~ ' & ' ~ (2 ** bits - 1) ~ ' as integer))',
     }) }}
 {% endmacro %}
 
 
 {#- A hashed position is a non-negative bigint below 2^60: its top 15 bits by a shift. -#}
 {% macro postgres__hashed_block(position) %}
-    {{ return('(' ~ position ~ ' >> 45)') }}
+    {{ return('(' ~ position ~ ' >> ' ~ (60 - parity.hashed_block_bits()) ~ ')') }}
 {% endmacro %}
 
 

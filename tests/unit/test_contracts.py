@@ -18,6 +18,8 @@ from jinja2 import nodes
 
 from parity.plan import pairs_from_rows
 from parity.results.pair_result import RESULT_SCHEMA, PairResult
+from parity.sides.sql import BLOCK_BITS
+from parity.values.keyspace import HASHED_BLOCK_BITS
 from tests.plan_factory import SIDES, plan_row
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,11 +35,14 @@ def parsed(path: str) -> nodes.Template:
     return JINJA.parse((ROOT / path).read_text())
 
 
-def returned_list(path: str) -> list[str]:
-    """The literal list a macro file `return`s."""
+def returned(path: str, macro: str | None = None):
+    """The literal a macro `return`s: the file's only one, or the one named ``macro``."""
+    template = parsed(path)
+    if macro is not None:
+        (template,) = [m for m in template.find_all(nodes.Macro) if m.name == macro]
     (call,) = [
         call
-        for call in parsed(path).find_all(nodes.Call)
+        for call in template.find_all(nodes.Call)
         if isinstance(call.node, nodes.Name) and call.node.name == "return"
     ]
     return call.args[0].as_const()
@@ -53,7 +58,7 @@ def assigned_list(path: str, name: str) -> list[str]:
     return assign.node.as_const()
 
 
-VERDICT = returned_list("macros/publish/verdict_columns.sql")
+VERDICT = returned("macros/publish/verdict_columns.sql")
 
 
 def selected_columns(path: str) -> list[str]:
@@ -161,3 +166,11 @@ def test_each_column_a_plan_row_is_given_is_one_the_plan_writes():
     side = assigned_list("models/plan/parity_plan.sql", "side_columns")
     pair = assigned_list("models/plan/parity_plan.sql", "plan_columns")
     assert pair_keys <= set(pair) and side_keys == set(side)
+
+
+def test_the_blocks_a_side_outside_spark_groups_by_are_the_sizes_the_library_reads():
+    """Each engine numbers its blocks (macros/dialects/base/blocks.sql); the library turns them
+    back into key ranges (sides/sql.py, values/keyspace.py)."""
+    blocks = "macros/dialects/base/blocks.sql"
+    assert returned(blocks, "key_block_bits") == BLOCK_BITS
+    assert returned(blocks, "hashed_block_bits") == HASHED_BLOCK_BITS
