@@ -47,6 +47,7 @@ from pyspark.sql import functions as F
 from parity.algorithms.canonical_join import canonical_join
 from parity.algorithms.descent_cost import child_share, narrows, pass_rows, refining_pays
 from parity.algorithms.fallback import Fallback, Unanswered
+from parity.algorithms.search_stats import SearchStats
 from parity.algorithms.segment_state import MAX_KEPT_CELLS, SegmentState
 from parity.log import logger
 from parity.sides.side import Side, on_both
@@ -60,37 +61,13 @@ MAX_CELLS_PER_SEGMENT = 1 << 16
 CELL_BUDGET_PER_PASS = 1 << 15
 
 
-@dataclass
-class HashdiffStats:
-    """What one reconciliation cost: checksum passes, cells compared, and the rows downloaded
-    out of each side's engine (or read in the Spark session) for the comparison; and what
-    halted it early, if anything: the circuit breaker (``critical_drift_ratio``) or
-    ``max_differences``."""
-
-    passes: int = 0
-    segments_checked: int = 0
-    # Differing cells whose row differences came from the last result (Since), not the sides.
-    segments_reused: int = 0
-    source_rows_moved: int = 0
-    target_rows_moved: int = 0
-    halted_by: str | None = None
-
-    @property
-    def halted(self) -> bool:
-        return self.halted_by is not None
-
-    @property
-    def rows_moved(self) -> int:
-        return self.source_rows_moved + self.target_rows_moved
-
-
 @dataclass(frozen=True)
 class DrillDown:
     # The row differences (canonical_join's), kept in Spark; None when the checksums match.
     diffs: DataFrame | None
     source_rows: int
     target_rows: int
-    stats: HashdiffStats
+    stats: SearchStats
     # The cells no query could compare (fallback.py): the pair is incomplete where any is.
     dead_letters: tuple[DeadLetter, ...] = ()
     # The differing cells of the first segment pass, for the next run (Since); None where the
@@ -117,7 +94,7 @@ class Download:
     moved: tuple[Observation, Observation]
     found: Observation
 
-    def count(self, stats: HashdiffStats) -> None:
+    def count(self, stats: SearchStats) -> None:
         from_source, from_target = (int(observed.get["rows"]) for observed in self.moved)
         stats.source_rows_moved += from_source
         stats.target_rows_moved += from_target
@@ -165,7 +142,7 @@ def hashdiff(
     columns on their tolerance's grid, so equal checksums mean values within tolerance rather
     than identical.
     ``since``: the last result's segments, reused where found again unchanged."""
-    stats = HashdiffStats(passes=1, segments_checked=1)
+    stats = SearchStats(passes=1, segments_checked=1)
     if profiles is None:
         started = perf_counter()
         profiles = on_both(source, target, "profile")
