@@ -23,7 +23,7 @@ engine are at most the number of differing keys times the threshold (except in a
 cannot be split further, which comes whole, however many copies of its keys it holds).
 
 A pair's last result may hand over the cells its first segment pass found differing, with
-their checksums (algorithms/segment_state.py): where this run's first segment pass is asked in the
+their checksums (last_differences.py): where this run's first segment pass is asked in the
 same space, at that depth, a cell found differing again with both checksums unchanged holds the
 same rows on both sides as then, so its row differences are the last result's, read back, and
 it is not drilled into again. Only the cells whose checksums changed are.
@@ -47,6 +47,7 @@ from pyspark.sql import functions as F
 from parity.algorithms.canonical_join import canonical_join
 from parity.algorithms.descent_cost import child_share, narrows, pass_rows, refining_pays
 from parity.algorithms.fallback import Fallback, Unanswered
+from parity.algorithms.last_differences import LastDifferences
 from parity.algorithms.search_stats import SearchStats
 from parity.algorithms.segment_state import MAX_KEPT_CELLS, SegmentState
 from parity.log import logger
@@ -70,8 +71,9 @@ class DrillDown:
     stats: SearchStats
     # The cells no query could compare (fallback.py): the pair is incomplete where any is.
     dead_letters: tuple[DeadLetter, ...] = ()
-    # The differing cells of the first segment pass, for the next run (Since); None where the
-    # drill-down did not find every difference in them (halted, dead letters) or found too many.
+    # The differing cells of the first segment pass, for the next run (LastDifferences); None
+    # where the drill-down did not find every difference in them (halted, dead letters) or found
+    # too many.
     segments: SegmentState | None = None
     # The downloads whose rows are counted by the job that first reads ``diffs``.
     uncounted: list[Download] = field(default_factory=list)
@@ -111,17 +113,6 @@ class Download:
         )
 
 
-@dataclass(frozen=True)
-class Since:
-    """What a pair's last result leaves to reuse: the run that computed it, the differing cells
-    of its first segment pass, and its row differences in some of those cells (``rows``, as
-    canonical_join gives them)."""
-
-    run_id: str
-    segments: SegmentState
-    rows: Callable[[frozenset[int]], DataFrame]
-
-
 def hashdiff(
     pair_name: str,
     source: Side,
@@ -132,7 +123,7 @@ def hashdiff(
     profiles: tuple[Profile, Profile] | None = None,
     tolerant: bool = False,
     profile_seconds: float | None = None,
-    since: Since | None = None,
+    last: LastDifferences | None = None,
 ) -> DrillDown:
     """``breaker`` is given the differences each download finds (and the rows compared, the
     larger side's count) and says whether those found so far are too many to go on, answering
@@ -141,7 +132,7 @@ def hashdiff(
     ``profile_seconds`` what it took, for the log only. ``tolerant``: the row hashes put some
     columns on their tolerance's grid, so equal checksums mean values within tolerance rather
     than identical.
-    ``since``: the last result's segments, reused where found again unchanged."""
+    ``last``: the last result's segments, reused where found again unchanged."""
     stats = SearchStats(passes=1, segments_checked=1)
     if profiles is None:
         started = perf_counter()
@@ -176,8 +167,8 @@ def hashdiff(
             block if block <= threshold else 1,
         )
         # The last result's space where it still spans the keys, so its cells are found again.
-        last = None if since is None else since.segments.space
-        space = last if last is not None and last.still_spans(*span) else KeySpace.spanning(*span)
+        kept = None if last is None else last.segments.space
+        space = kept if kept is not None and kept.still_spans(*span) else KeySpace.spanning(*span)
     else:
         # Hashed positions spread over all of their space.
         space = KeySpace.hashed(factor)
@@ -220,10 +211,10 @@ def hashdiff(
             )
         return stats.halted
 
-    def reuse(since: Since, cells: set[int]) -> bool:
+    def reuse(last: LastDifferences, cells: set[int]) -> bool:
         """Takes these cells' row differences from the last result; True when the breaker says
         to stop."""
-        reused = since.rows(frozenset(cells))
+        reused = last.rows(frozenset(cells))
         diffs.append(reused if breaker is None else reused.localCheckpoint())
         stats.segments_reused += len(cells)
         logger.info(
@@ -231,14 +222,14 @@ def hashdiff(
             " their row differences reused, not drilled into",
             pair_name,
             len(cells),
-            since.run_id,
+            last.run_id,
         )
         stats.halted_by = None if breaker is None else breaker(diffs[-1], max(sizes))
         return stats.halted
 
     # The last result's segments are reusable where its space is this run's (a hashed key's
     # always is; an integer key's while it still spans both sides' keys).
-    reusable = since if since is not None and since.segments.space == space else None
+    reusable = last if last is not None and last.segments.space == space else None
     segments: SegmentState | None = None
     depth, frontier = 0, {0: max(source_profile.checksum.rows, target_profile.checksum.rows)}
     refine = False
@@ -273,8 +264,7 @@ def hashdiff(
             sums = {c: (found.get(c, empty), wanted.get(c, empty)) for c in mismatched}
             if len(sums) <= MAX_KEPT_CELLS:
                 segments = SegmentState(space, child_depth, sums)
-            last = {} if reusable is None else reusable.segments.cells
-            unchanged = {cell for cell, both in sums.items() if last.get(cell) == both}
+            unchanged = set() if reusable is None else reusable.unchanged(sums)
             for cell in unchanged:
                 del mismatched[cell]
             if reusable is not None and unchanged and reuse(reusable, unchanged):

@@ -61,7 +61,7 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
         profiles,
         tolerant=tolerant,
         profile_seconds=profile_seconds,
-        since=reused_differences.since(source.spark, pair, rerun),
+        last=reused_differences.last_differences(source.spark, pair, rerun),
     )
     findings = Findings.none() if drilled.diffs is None else summarize(drilled.diffs, names, rules)
     drilled.count_downloads()
