@@ -38,16 +38,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import reduce
 from time import perf_counter
 
-from pyspark.sql import DataFrame, Observation
-from pyspark.sql import functions as F
+from pyspark.sql import DataFrame
 
-from parity.algorithms.canonical_join import canonical_join
 from parity.algorithms.descent_cost import child_share, narrows, pass_rows, refining_pays
-from parity.algorithms.fallback import Fallback, Unanswered
+from parity.algorithms.downloads import Download
+from parity.algorithms.fallback import Fallback
 from parity.algorithms.last_differences import LastDifferences
+from parity.algorithms.row_differences import RowDifferences
 from parity.algorithms.search_stats import SearchStats
 from parity.algorithms.segment_state import MAX_KEPT_CELLS, SegmentState
 from parity.log import logger
@@ -83,34 +82,6 @@ class DrillDown:
         download's rows moved, added to the stats and logged, once."""
         while self.uncounted:
             self.uncounted.pop(0).count(self.stats)
-
-
-@dataclass(frozen=True)
-class Download:
-    """The rows of some cells, from both sides, compared in Spark: what they moved and the row
-    differences they hold are observed by the job that reads those differences."""
-
-    pair_name: str
-    depth: int
-    cells: int
-    moved: tuple[Observation, Observation]
-    found: Observation
-
-    def count(self, stats: SearchStats) -> None:
-        from_source, from_target = (int(observed.get["rows"]) for observed in self.moved)
-        stats.source_rows_moved += from_source
-        stats.target_rows_moved += from_target
-        logger.info(
-            "parity pair '%s': %d segments downloaded at depth %d, %d rows moved (%d from "
-            "source, %d from target), %d row differences",
-            self.pair_name,
-            self.cells,
-            self.depth,
-            from_source + from_target,
-            from_source,
-            from_target,
-            self.found.get["rows"],
-        )
 
 
 def hashdiff(
@@ -172,60 +143,11 @@ def hashdiff(
     else:
         # Hashed positions spread over all of their space.
         space = KeySpace.hashed(factor)
-    keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
     unique_keys = not any(p.counts.duplicate_keys for p in (source_profile, target_profile))
-    diffs: list[DataFrame] = []
-    uncounted: list[Download] = []
     fallback = Fallback(pair_name, source, target, space, threshold)
-
-    def settle(depth: int, cells: set[int], each: int) -> bool:
-        """Downloads these cells (expected to hold ``each`` rows at most) and joins their rows in
-        Spark; True when the breaker says to stop. Without a breaker, the join runs in the job
-        that judges the differences (one job fewer), and that job counts the download."""
-        downloads = fallback.rows(depth, cells, each)
-        if not downloads:  # every cell of them is a dead letter
-            return False
-        # Named apart: a pair's downloads are observed in one plan.
-        number = len(diffs)
-        moved = tuple(Observation(f"parity_moved_{side}_{number}") for side in ("source", "target"))
-        source_rows, target_rows = (
-            reduce(DataFrame.unionByName, frames).observe(observed, F.count(F.lit(1)).alias("rows"))
-            for frames, observed in zip(zip(*downloads, strict=True), moved, strict=True)
-        )
-        found = Observation(f"parity_found_{number}")
-        joined = canonical_join(source_rows, target_rows, keys, values, unique_keys).observe(
-            found, F.count(F.lit(1)).alias("rows")
-        )
-        download = Download(pair_name, depth, len(cells), moved, found)
-        if breaker is None:
-            diffs.append(joined)
-            uncounted.append(download)
-            return False
-        # Kept in the executors: the downloads they come from are gone when they are published.
-        diffs.append(joined.localCheckpoint())
-        download.count(stats)
-        stats.halted_by = breaker(diffs[-1], max(sizes))
-        if stats.halted:
-            logger.info(
-                "parity pair '%s': %s reached, drill-down halted", pair_name, stats.halted_by
-            )
-        return stats.halted
-
-    def reuse(last: LastDifferences, cells: set[int]) -> bool:
-        """Takes these cells' row differences from the last result; True when the breaker says
-        to stop."""
-        reused = last.rows(frozenset(cells))
-        diffs.append(reused if breaker is None else reused.localCheckpoint())
-        stats.segments_reused += len(cells)
-        logger.info(
-            "parity pair '%s': %d differing segments unchanged on both sides since run %s:"
-            " their row differences reused, not drilled into",
-            pair_name,
-            len(cells),
-            last.run_id,
-        )
-        stats.halted_by = None if breaker is None else breaker(diffs[-1], max(sizes))
-        return stats.halted
+    differences = RowDifferences(
+        pair_name, fallback, source.plan, unique_keys, stats, breaker, max(sizes)
+    )
 
     # The last result's segments are reusable where its space is this run's (a hashed key's
     # always is; an integer key's while it still spans both sides' keys).
@@ -236,7 +158,7 @@ def hashdiff(
     while frontier:
         largest = max(frontier.values())
         if space.is_unit(depth) or (largest <= threshold and not refine):
-            settle(depth, set(frontier), largest)
+            differences.download(depth, set(frontier), largest)
             break
         first = depth == 0
         if first and reusable is not None:
@@ -267,7 +189,7 @@ def hashdiff(
             unchanged = set() if reusable is None else reusable.unchanged(sums)
             for cell in unchanged:
                 del mismatched[cell]
-            if reusable is not None and unchanged and reuse(reusable, unchanged):
+            if reusable is not None and unchanged and differences.reuse(reusable, unchanged):
                 break
         frontier = {
             c: n for c, n in mismatched.items() if n > threshold and not space.is_unit(child_depth)
@@ -282,7 +204,7 @@ def hashdiff(
         ]
         frontier.update({u.cell: u.rows for u in deeper})
         by_rows = [u for u in answers.unanswered if u not in deeper]
-        if _settled_by_depth(settle, by_rows):
+        if differences.download_by_depth(by_rows):
             break
         cell_rows = {c: found.get(c, empty).rows + wanted.get(c, empty).rows for c in cells}
         share = child_share(
@@ -332,24 +254,18 @@ def hashdiff(
         if refine:
             # Thin drift: one more pass is expected to leave fewer rows to move than it costs.
             frontier.update({cell: mismatched[cell] for cell in splittable})
-        if small and settle(child_depth, small, max(mismatched[c] for c in small)):
+        if small and differences.download(child_depth, small, max(mismatched[c] for c in small)):
             break
         depth = child_depth
     dead = tuple(fallback.dead_letters)
     complete = not stats.halted and not dead
-    return DrillDown(_all(diffs), *sizes, stats, dead, segments if complete else None, uncounted)
-
-
-def _settled_by_depth(
-    settle: Callable[[int, set[int], int], bool], cells: list[Unanswered]
-) -> bool:
-    """Settles these cells, those of one depth at once; True when the breaker says to stop."""
-    depths: dict[int, list[Unanswered]] = {}
-    for unanswered in cells:
-        depths.setdefault(unanswered.depth, []).append(unanswered)
-    return any(
-        settle(depth, {u.cell for u in listed}, max(u.rows for u in listed))
-        for depth, listed in sorted(depths.items())
+    return DrillDown(
+        differences.union(),
+        *sizes,
+        stats,
+        dead,
+        segments if complete else None,
+        differences.uncounted,
     )
 
 
@@ -369,7 +285,3 @@ def _step(space: KeySpace, depth: int, rows: int, segments: int, threshold: int)
     while deeper(step):
         step += 1
     return step
-
-
-def _all(diffs: list[DataFrame]) -> DataFrame | None:
-    return reduce(DataFrame.unionByName, diffs) if diffs else None
