@@ -36,15 +36,16 @@ compared in full.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from time import perf_counter
 
 from pyspark.sql import DataFrame
 
 from parity.algorithms.descent_cost import child_share, narrows, pass_rows, refining_pays
 from parity.algorithms.downloads import Download
-from parity.algorithms.fallback import Fallback
+from parity.algorithms.fallback import Answers, Fallback, Unanswered
 from parity.algorithms.last_differences import LastDifferences
 from parity.algorithms.row_differences import RowDifferences
 from parity.algorithms.search_stats import SearchStats
@@ -59,6 +60,8 @@ from parity.values.profile import Checksum, Profile
 MAX_CELLS_PER_SEGMENT = 1 << 16
 # ...and descends past the threshold only while all the cells it may return stay within this.
 CELL_BUDGET_PER_PASS = 1 << 15
+# A cell's checksum on a side that holds none of its rows.
+EMPTY = Checksum(0, 0)
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,45 @@ class DrillDown:
         download's rows moved, added to the stats and logged, once."""
         while self.uncounted:
             self.uncounted.pop(0).count(self.stats)
+
+
+@dataclass(frozen=True)
+class Level:
+    """One checksum pass: both sides' checksums of the cells at ``depth`` that its questions
+    answered, the cells they did not, and the seconds it took (for the log only)."""
+
+    depth: int
+    answers: Answers
+    seconds: float
+
+    @cached_property
+    def cells(self) -> list[int]:
+        return sorted(self.answers.found.keys() | self.answers.wanted.keys())
+
+    def checksums(self, cell: int) -> tuple[Checksum, Checksum]:
+        return self.answers.found.get(cell, EMPTY), self.answers.wanted.get(cell, EMPTY)
+
+    def mismatched(self) -> dict[int, int]:
+        """The cells whose checksums differ, each with its larger side's rows."""
+        both = {cell: self.checksums(cell) for cell in self.cells}
+        return {cell: max(s.rows, t.rows) for cell, (s, t) in both.items() if s != t}
+
+    def rows_in(self, cells: Iterable[int]) -> int:
+        """Both sides' rows in these cells."""
+        return sum(s.rows + t.rows for s, t in map(self.checksums, cells))
+
+
+@dataclass(frozen=True)
+class Split:
+    """What a pass leaves to do: the cells the next pass splits (each with the rows it is
+    expected to hold), those downloaded now, and those whose checksums no question answered
+    and that are downloaded now by their rows."""
+
+    frontier: dict[int, int]
+    download: set[int]
+    by_rows: list[Unanswered]
+    # Whether cells within the threshold are among those split (thin drift).
+    refine: bool
 
 
 def hashdiff(
@@ -126,29 +168,12 @@ def hashdiff(
         )
         return DrillDown(None, *sizes, stats)
 
-    if source.plan.key_is_position:
-        profiles = (source_profile, target_profile)
-        # Cells aligned to a side's blocks are summed from them (SparkSide), unless cells
-        # smaller than a block are wanted.
-        block = max(source.key_block, target.key_block)
-        span = (
-            min(p.min_position for p in profiles if p.min_position is not None),
-            max(p.max_position for p in profiles if p.max_position is not None),
-            factor,
-            block if block <= threshold else 1,
-        )
-        # The last result's space where it still spans the keys, so its cells are found again.
-        kept = None if last is None else last.segments.space
-        space = kept if kept is not None and kept.still_spans(*span) else KeySpace.spanning(*span)
-    else:
-        # Hashed positions spread over all of their space.
-        space = KeySpace.hashed(factor)
-    unique_keys = not any(p.counts.duplicate_keys for p in (source_profile, target_profile))
+    space = _space(source, target, profiles, factor, threshold, last)
     fallback = Fallback(pair_name, source, target, space, threshold)
+    unique_keys = not any(p.counts.duplicate_keys for p in profiles)
     differences = RowDifferences(
         pair_name, fallback, source.plan, unique_keys, stats, breaker, max(sizes)
     )
-
     # The last result's segments are reusable where its space is this run's (a hashed key's
     # always is; an integer key's while it still spans both sides' keys).
     reusable = last if last is not None and last.segments.space == space else None
@@ -166,97 +191,26 @@ def hashdiff(
             step = reusable.segments.depth
         else:
             step = _step(space, depth, largest, len(frontier), threshold)
-        child_depth = depth + step
-        stats.passes += 1
-        started = perf_counter()
-        answers = fallback.checksums(depth, frontier, child_depth)
-        found, wanted = answers.found, answers.wanted
-        pass_seconds = perf_counter() - started
-        cells = sorted(found.keys() | wanted.keys())
-        stats.segments_checked += len(cells)
-        empty = Checksum(0, 0)
-        mismatched = {
-            cell: max(found.get(cell, empty).rows, wanted.get(cell, empty).rows)
-            for cell in cells
-            if found.get(cell, empty) != wanted.get(cell, empty)
-        }
+        level = _checksum_pass(fallback, stats, depth, frontier, depth + step)
+        mismatched = level.mismatched()
         # Cells reused below differ too: they count in the share of cells differing.
         differing = len(mismatched)
         if first:
-            sums = {c: (found.get(c, empty), wanted.get(c, empty)) for c in mismatched}
+            sums = {cell: level.checksums(cell) for cell in mismatched}
             if len(sums) <= MAX_KEPT_CELLS:
-                segments = SegmentState(space, child_depth, sums)
+                segments = SegmentState(space, level.depth, sums)
             unchanged = set() if reusable is None else reusable.unchanged(sums)
-            for cell in unchanged:
-                del mismatched[cell]
+            mismatched = {c: n for c, n in mismatched.items() if c not in unchanged}
             if reusable is not None and unchanged and differences.reuse(reusable, unchanged):
                 break
-        frontier = {
-            c: n for c, n in mismatched.items() if n > threshold and not space.is_unit(child_depth)
-        }
-        small = set(mismatched) - set(frontier)
-        # Cells whose checksums no question answered: asked deeper by the next pass where they
-        # are large, else compared by their rows now.
-        deeper = [
-            u
-            for u in answers.unanswered
-            if u.depth == child_depth and u.rows > threshold and not space.is_unit(u.depth)
-        ]
-        frontier.update({u.cell: u.rows for u in deeper})
-        by_rows = [u for u in answers.unanswered if u not in deeper]
-        if differences.download_by_depth(by_rows):
+        split = _split(level, mismatched, differing, space, threshold, (source, target), sizes)
+        if differences.download_by_depth(split.by_rows):
             break
-        cell_rows = {c: found.get(c, empty).rows + wanted.get(c, empty).rows for c in cells}
-        share = child_share(
-            sum(cell_rows.values()) / (2 * max(len(cells), 1)), differing, len(cells), factor
-        )
-        if not narrows(share):
-            # Wide drift: a split would leave nearly every row to download anyway.
-            small |= {c for c in frontier if c in mismatched}
-            frontier = {c: n for c, n in frontier.items() if c not in mismatched}
-        # Cells of one row a side (or none) cannot be split into anything smaller.
-        splittable = {
-            c for c in small if max(found.get(c, empty).rows, wanted.get(c, empty).rows) > 1
-        }
-        # What the next pass costs: each side that cannot answer it from its kept profile reads
-        # its table again. A side's kept blocks may answer some depths only (a hashed key's):
-        # the depth is the one that pass would ask, from the cells it would refine.
-        refined = {**frontier, **{cell: mismatched[cell] for cell in splittable}}
-        next_depth = child_depth + _step(
-            space, child_depth, max(refined.values(), default=0), len(refined), threshold
-        )
-        reread = sum(
-            size
-            for side, size in zip((source, target), sizes, strict=True)
-            if not side.answers_from_profile(space, next_depth)
-        )
-        refine = (
-            bool(splittable)
-            and narrows(share)
-            and not space.is_unit(child_depth)
-            and refining_pays(sum(cell_rows[c] for c in splittable), share, pass_rows(reread))
-        )
-        if refine:
-            small -= splittable
-        logger.info(
-            "parity pair '%s': hashdiff pass %d, depth %d (%d segments, %d rows in them, %.2fs):"
-            " %d segments differ, %d to download, %d to split further",
-            pair_name,
-            stats.passes,
-            child_depth,
-            len(cells),
-            sum(c.rows for c in found.values()) + sum(c.rows for c in wanted.values()),
-            pass_seconds,
-            len(mismatched),
-            len(small),
-            len(frontier) + (len(splittable) if refine else 0),
-        )
-        if refine:
-            # Thin drift: one more pass is expected to leave fewer rows to move than it costs.
-            frontier.update({cell: mismatched[cell] for cell in splittable})
-        if small and differences.download(child_depth, small, max(mismatched[c] for c in small)):
+        _log_pass(pair_name, stats.passes, level, len(mismatched), split)
+        small = split.download
+        if small and differences.download(level.depth, small, max(mismatched[c] for c in small)):
             break
-        depth = child_depth
+        depth, frontier, refine = level.depth, split.frontier, split.refine
     dead = tuple(fallback.dead_letters)
     complete = not stats.halted and not dead
     return DrillDown(
@@ -266,6 +220,119 @@ def hashdiff(
         dead,
         segments if complete else None,
         differences.uncounted,
+    )
+
+
+def _space(
+    source: Side,
+    target: Side,
+    profiles: tuple[Profile, Profile],
+    factor: int,
+    threshold: int,
+    last: LastDifferences | None,
+) -> KeySpace:
+    """The key space the drill-down splits: for a key that is its own position, one spanning
+    both sides' keys; else the hashed positions', spread over all of it."""
+    if not source.plan.key_is_position:
+        return KeySpace.hashed(factor)
+    # Cells aligned to a side's blocks are summed from them (SparkSide), unless cells smaller
+    # than a block are wanted.
+    block = max(source.key_block, target.key_block)
+    span = (
+        min(p.min_position for p in profiles if p.min_position is not None),
+        max(p.max_position for p in profiles if p.max_position is not None),
+        factor,
+        block if block <= threshold else 1,
+    )
+    # The last result's space where it still spans the keys, so its cells are found again.
+    kept = None if last is None else last.segments.space
+    return kept if kept is not None and kept.still_spans(*span) else KeySpace.spanning(*span)
+
+
+def _checksum_pass(
+    fallback: Fallback, stats: SearchStats, depth: int, frontier: dict[int, int], child_depth: int
+) -> Level:
+    """Both sides' checksums at ``child_depth`` inside the frontier's cells at ``depth``."""
+    stats.passes += 1
+    started = perf_counter()
+    answers = fallback.checksums(depth, frontier, child_depth)
+    level = Level(child_depth, answers, perf_counter() - started)
+    stats.segments_checked += len(level.cells)
+    return level
+
+
+def _split(
+    level: Level,
+    mismatched: dict[int, int],
+    differing: int,
+    space: KeySpace,
+    threshold: int,
+    sides: tuple[Side, Side],
+    sizes: tuple[int, int],
+) -> Split:
+    """Which of the pass's differing cells (``mismatched``, each with its larger side's rows;
+    ``differing`` in all, reused ones included) the next pass splits and which are downloaded
+    now: those above the threshold are split, unless splitting cannot narrow them (wide drift);
+    those within it are downloaded, unless one more pass pays (thin drift). ``sizes``: each
+    side's rows, read again by a pass its kept profile cannot answer."""
+    unit = space.is_unit(level.depth)
+    frontier = {c: n for c, n in mismatched.items() if n > threshold and not unit}
+    small = set(mismatched) - set(frontier)
+    # Cells whose checksums no question answered: asked deeper by the next pass where they
+    # are large, else compared by their rows now.
+    unanswered = level.answers.unanswered
+    deeper = [
+        u
+        for u in unanswered
+        if u.depth == level.depth and u.rows > threshold and not space.is_unit(u.depth)
+    ]
+    frontier.update({u.cell: u.rows for u in deeper})
+    by_rows = [u for u in unanswered if u not in deeper]
+    checked = len(level.cells)
+    rows_per_cell = level.rows_in(level.cells) / (2 * max(checked, 1))
+    share = child_share(rows_per_cell, differing, checked, space.factor)
+    if not narrows(share):
+        # Wide drift: a split would leave nearly every row to download anyway.
+        small |= {c for c in frontier if c in mismatched}
+        frontier = {c: n for c, n in frontier.items() if c not in mismatched}
+    # Cells of one row a side (or none) cannot be split into anything smaller.
+    splittable = {c for c in small if mismatched[c] > 1}
+    # What the next pass costs: each side that cannot answer it from its kept profile reads
+    # its table again. A side's kept blocks may answer some depths only (a hashed key's):
+    # the depth is the one that pass would ask, from the cells it would refine.
+    refined = {**frontier, **{cell: mismatched[cell] for cell in splittable}}
+    next_depth = level.depth + _step(
+        space, level.depth, max(refined.values(), default=0), len(refined), threshold
+    )
+    reread = sum(
+        size
+        for side, size in zip(sides, sizes, strict=True)
+        if not side.answers_from_profile(space, next_depth)
+    )
+    if (
+        splittable
+        and narrows(share)
+        and not unit
+        and refining_pays(level.rows_in(splittable), share, pass_rows(reread))
+    ):
+        # Thin drift: one more pass is expected to leave fewer rows to move than it costs.
+        return Split(refined, small - splittable, by_rows, True)
+    return Split(frontier, small, by_rows, False)
+
+
+def _log_pass(pair_name: str, passes: int, level: Level, differ: int, split: Split) -> None:
+    logger.info(
+        "parity pair '%s': hashdiff pass %d, depth %d (%d segments, %d rows in them, %.2fs):"
+        " %d segments differ, %d to download, %d to split further",
+        pair_name,
+        passes,
+        level.depth,
+        len(level.cells),
+        level.rows_in(level.cells),
+        level.seconds,
+        differ,
+        len(split.download),
+        len(split.frontier),
     )
 
 
