@@ -14,7 +14,7 @@ from parity.algorithms.cell_hashes import NARROW_SHARE, CellPass, cell_hash_pass
 from parity.algorithms.hashdiff import hashdiff
 from parity.algorithms.key_hashes import key_hash_pass
 from parity.algorithms.rowdiff import RowDiff, canonical_order, compare_rows
-from parity.sides.spark import CELL_BITS, LITERAL_CELLS
+from parity.sides.spark import CELL_SHIFT, LITERAL_CELLS
 from tests.examples import examples
 from tests.spark.canonical_frames import spark_side
 
@@ -93,7 +93,7 @@ def test_hashdiff_joindiff_and_memory_agree(spark, tables, factor, threshold):
     for first in first_passes(source, target):
         try:
             if isinstance(first, CellPass):
-                assert first.differing_cells == len({int(k[0]) >> CELL_BITS for k in differing})
+                assert first.differing_cells == len({int(k[0]) >> CELL_SHIFT for k in differing})
             else:
                 assert first.differing_keys == len(differing)
             with first.compared_rows(source, target) as rows:

@@ -10,11 +10,11 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from parity.sides.spark import CELL_BITS, SparkSide
+from parity.sides.spark import CELL_SHIFT, SparkSide
 from parity.values.keyspace import KeySpace
 from tests.spark.canonical_frames import spark_side
 
-BLOCK = 1 << CELL_BITS
+BLOCK = 1 << CELL_SHIFT
 KEYS = st.one_of(st.none(), st.integers(-300, 700))
 
 

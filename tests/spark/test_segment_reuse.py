@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from pyspark.sql import functions as F
 
-from parity.algorithms.hashdiff import Since, hashdiff
+from parity.algorithms.hashdiff import hashdiff
+from parity.algorithms.last_differences import LastDifferences
 from parity.pipelines.reused_differences import in_cells, key_position_sql
 from parity.reference import row_hash
 from parity.sides.spark import cell_sql
@@ -21,15 +22,17 @@ def table(size: int, changed: dict[int, str], start: int = 0) -> list:
     return [((str(i),), (changed.get(i, f"v{i}"), "x")) for i in range(start, size)]
 
 
-def compare(spark, source_rows, target_rows, since=None):
+def compare(spark, source_rows, target_rows, last=None):
     source = spark_side(spark, "source", source_rows, 2)
     target = spark_side(spark, "target", target_rows, 2)
-    return hashdiff("test_pair", source, target, FACTOR, THRESHOLD, since=since)
+    return hashdiff("test_pair", source, target, FACTOR, THRESHOLD, last=last)
 
 
-def since_of(outcome) -> Since:
+def last_of(outcome) -> LastDifferences:
     segments = outcome.segments
-    return Since("r1", segments, lambda cells: in_cells(outcome.diffs, 1, True, segments, cells))
+    return LastDifferences(
+        "r1", segments, lambda cells: in_cells(outcome.diffs, 1, True, segments, cells)
+    )
 
 
 def test_unchanged_differing_segments_are_reused_and_changed_ones_drilled(spark):
@@ -41,7 +44,7 @@ def test_unchanged_differing_segments_are_reused_and_changed_ones_drilled(spark)
     # that differed, two are unchanged on both sides; 4000's changed, so it is drilled into.
     changed = {5: "a", 2100: "b", 4000: "c2", 3000: "d"}
     fresh = compare(spark, source, table(5000, changed))
-    again = compare(spark, source, table(5000, changed), since_of(first))
+    again = compare(spark, source, table(5000, changed), last_of(first))
 
     assert ordered(drilled(again)) == ordered(drilled(fresh))
     assert [d.key for d in ordered(drilled(again))] == [
@@ -60,7 +63,7 @@ def test_a_segment_that_differs_no_longer_is_not_reused(spark):
     source = table(5000, {})
     first = compare(spark, source, table(5000, {5: "a", 2100: "b"}))
     # 2100 copied again: its segment's checksums now match, whatever the last result found.
-    again = compare(spark, source, table(5000, {5: "a"}), since_of(first))
+    again = compare(spark, source, table(5000, {5: "a"}), last_of(first))
     assert [d.key for d in drilled(again)] == [("5",)]
     assert again.stats.segments_reused == 1
 
@@ -71,7 +74,7 @@ def test_a_segment_that_differs_no_longer_is_not_reused(spark):
 def test_keys_appended_keep_the_segments_within_the_headroom(spark, size, reused):
     first = compare(spark, table(5000, {}), table(5000, {5: "a"}))
     longer = table(size, {})
-    again = compare(spark, longer, table(5000, {5: "a"}), since_of(first))
+    again = compare(spark, longer, table(5000, {5: "a"}), last_of(first))
     assert ordered(drilled(again)) == ordered(
         drilled(compare(spark, longer, table(5000, {5: "a"})))
     )
@@ -84,7 +87,7 @@ def test_a_rolling_window_keeps_the_segments(spark):
     first = compare(spark, table(5000, {}), table(5000, {4000: "a"}))
     # The oldest 300 keys deleted and 500 appended: the last space still spans them.
     source, target = table(5500, {}, 300), table(5500, {4000: "a"}, 300)
-    again = compare(spark, source, target, since_of(first))
+    again = compare(spark, source, target, last_of(first))
     assert [d.key for d in drilled(again)] == [("4000",)]
     assert again.stats.segments_reused == 1 and again.segments.space == first.segments.space
 

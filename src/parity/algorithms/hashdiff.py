@@ -23,7 +23,7 @@ engine are at most the number of differing keys times the threshold (except in a
 cannot be split further, which comes whole, however many copies of its keys it holds).
 
 A pair's last result may hand over the cells its first segment pass found differing, with
-their checksums (algorithms/segment_state.py): where this run's first segment pass is asked in the
+their checksums (last_differences.py): where this run's first segment pass is asked in the
 same space, at that depth, a cell found differing again with both checksums unchanged holds the
 same rows on both sides as then, so its row differences are the last result's, read back, and
 it is not drilled into again. Only the cells whose checksums changed are.
@@ -36,17 +36,19 @@ compared in full.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import reduce
+from functools import cached_property
 from time import perf_counter
 
-from pyspark.sql import DataFrame, Observation
-from pyspark.sql import functions as F
+from pyspark.sql import DataFrame
 
-from parity.algorithms.canonical_join import canonical_join
 from parity.algorithms.descent_cost import child_share, narrows, pass_rows, refining_pays
-from parity.algorithms.fallback import Fallback, Unanswered
+from parity.algorithms.downloads import Download
+from parity.algorithms.fallback import Answers, Fallback, Unanswered
+from parity.algorithms.last_differences import LastDifferences
+from parity.algorithms.row_differences import RowDifferences
+from parity.algorithms.search_stats import SearchStats
 from parity.algorithms.segment_state import MAX_KEPT_CELLS, SegmentState
 from parity.log import logger
 from parity.sides.side import Side, on_both
@@ -58,30 +60,8 @@ from parity.values.profile import Checksum, Profile
 MAX_CELLS_PER_SEGMENT = 1 << 16
 # ...and descends past the threshold only while all the cells it may return stay within this.
 CELL_BUDGET_PER_PASS = 1 << 15
-
-
-@dataclass
-class HashdiffStats:
-    """What one reconciliation cost: checksum passes, cells compared, and the rows downloaded
-    out of each side's engine (or read in the Spark session) for the comparison; and what
-    halted it early, if anything: the circuit breaker (``critical_drift_ratio``) or
-    ``max_differences``."""
-
-    passes: int = 0
-    segments_checked: int = 0
-    # Differing cells whose row differences came from the last result (Since), not the sides.
-    segments_reused: int = 0
-    source_rows_moved: int = 0
-    target_rows_moved: int = 0
-    halted_by: str | None = None
-
-    @property
-    def halted(self) -> bool:
-        return self.halted_by is not None
-
-    @property
-    def rows_moved(self) -> int:
-        return self.source_rows_moved + self.target_rows_moved
+# A cell's checksum on a side that holds none of its rows.
+EMPTY = Checksum(0, 0)
 
 
 @dataclass(frozen=True)
@@ -90,11 +70,12 @@ class DrillDown:
     diffs: DataFrame | None
     source_rows: int
     target_rows: int
-    stats: HashdiffStats
+    stats: SearchStats
     # The cells no query could compare (fallback.py): the pair is incomplete where any is.
     dead_letters: tuple[DeadLetter, ...] = ()
-    # The differing cells of the first segment pass, for the next run (Since); None where the
-    # drill-down did not find every difference in them (halted, dead letters) or found too many.
+    # The differing cells of the first segment pass, for the next run (LastDifferences); None
+    # where the drill-down did not find every difference in them (halted, dead letters) or found
+    # too many.
     segments: SegmentState | None = None
     # The downloads whose rows are counted by the job that first reads ``diffs``.
     uncounted: list[Download] = field(default_factory=list)
@@ -107,42 +88,42 @@ class DrillDown:
 
 
 @dataclass(frozen=True)
-class Download:
-    """The rows of some cells, from both sides, compared in Spark: what they moved and the row
-    differences they hold are observed by the job that reads those differences."""
+class Level:
+    """One checksum pass: both sides' checksums of the cells at ``depth`` that its questions
+    answered, the cells they did not, and the seconds it took (for the log only)."""
 
-    pair_name: str
     depth: int
-    cells: int
-    moved: tuple[Observation, Observation]
-    found: Observation
+    answers: Answers
+    seconds: float
 
-    def count(self, stats: HashdiffStats) -> None:
-        from_source, from_target = (int(observed.get["rows"]) for observed in self.moved)
-        stats.source_rows_moved += from_source
-        stats.target_rows_moved += from_target
-        logger.info(
-            "parity pair '%s': %d segments downloaded at depth %d, %d rows moved (%d from "
-            "source, %d from target), %d row differences",
-            self.pair_name,
-            self.cells,
-            self.depth,
-            from_source + from_target,
-            from_source,
-            from_target,
-            self.found.get["rows"],
-        )
+    @cached_property
+    def cells(self) -> list[int]:
+        return sorted(self.answers.found.keys() | self.answers.wanted.keys())
+
+    def checksums(self, cell: int) -> tuple[Checksum, Checksum]:
+        return self.answers.found.get(cell, EMPTY), self.answers.wanted.get(cell, EMPTY)
+
+    def mismatched(self) -> dict[int, int]:
+        """The cells whose checksums differ, each with its larger side's rows."""
+        both = {cell: self.checksums(cell) for cell in self.cells}
+        return {cell: max(s.rows, t.rows) for cell, (s, t) in both.items() if s != t}
+
+    def rows_in(self, cells: Iterable[int]) -> int:
+        """Both sides' rows in these cells."""
+        return sum(s.rows + t.rows for s, t in map(self.checksums, cells))
 
 
 @dataclass(frozen=True)
-class Since:
-    """What a pair's last result leaves to reuse: the run that computed it, the differing cells
-    of its first segment pass, and its row differences in some of those cells (``rows``, as
-    canonical_join gives them)."""
+class Split:
+    """What a pass leaves to do: the cells the next pass splits (each with the rows it is
+    expected to hold), those downloaded now, and those whose checksums no question answered
+    and that are downloaded now by their rows."""
 
-    run_id: str
-    segments: SegmentState
-    rows: Callable[[frozenset[int]], DataFrame]
+    frontier: dict[int, int]
+    download: set[int]
+    by_rows: list[Unanswered]
+    # Whether cells within the threshold are among those split (thin drift).
+    refine: bool
 
 
 def hashdiff(
@@ -155,7 +136,7 @@ def hashdiff(
     profiles: tuple[Profile, Profile] | None = None,
     tolerant: bool = False,
     profile_seconds: float | None = None,
-    since: Since | None = None,
+    last: LastDifferences | None = None,
 ) -> DrillDown:
     """``breaker`` is given the differences each download finds (and the rows compared, the
     larger side's count) and says whether those found so far are too many to go on, answering
@@ -164,8 +145,8 @@ def hashdiff(
     ``profile_seconds`` what it took, for the log only. ``tolerant``: the row hashes put some
     columns on their tolerance's grid, so equal checksums mean values within tolerance rather
     than identical.
-    ``since``: the last result's segments, reused where found again unchanged."""
-    stats = HashdiffStats(passes=1, segments_checked=1)
+    ``last``: the last result's segments, reused where found again unchanged."""
+    stats = SearchStats(passes=1, segments_checked=1)
     if profiles is None:
         started = perf_counter()
         profiles = on_both(source, target, "profile")
@@ -187,88 +168,22 @@ def hashdiff(
         )
         return DrillDown(None, *sizes, stats)
 
-    if source.plan.key_is_position:
-        profiles = (source_profile, target_profile)
-        # Cells aligned to a side's blocks are summed from them (SparkSide), unless cells
-        # smaller than a block are wanted.
-        block = max(source.key_block, target.key_block)
-        span = (
-            min(p.min_position for p in profiles if p.min_position is not None),
-            max(p.max_position for p in profiles if p.max_position is not None),
-            factor,
-            block if block <= threshold else 1,
-        )
-        # The last result's space where it still spans the keys, so its cells are found again.
-        last = None if since is None else since.segments.space
-        space = last if last is not None and last.still_spans(*span) else KeySpace.spanning(*span)
-    else:
-        # Hashed positions spread over all of their space.
-        space = KeySpace.hashed(factor)
-    keys, values = list(source.plan.key_columns), list(source.plan.value_columns)
-    unique_keys = not any(p.counts.duplicate_keys for p in (source_profile, target_profile))
-    diffs: list[DataFrame] = []
-    uncounted: list[Download] = []
+    space = _space(source, target, profiles, factor, threshold, last)
     fallback = Fallback(pair_name, source, target, space, threshold)
-
-    def settle(depth: int, cells: set[int], each: int) -> bool:
-        """Downloads these cells (expected to hold ``each`` rows at most) and joins their rows in
-        Spark; True when the breaker says to stop. Without a breaker, the join runs in the job
-        that judges the differences (one job fewer), and that job counts the download."""
-        downloads = fallback.rows(depth, cells, each)
-        if not downloads:  # every cell of them is a dead letter
-            return False
-        # Named apart: a pair's downloads are observed in one plan.
-        number = len(diffs)
-        moved = tuple(Observation(f"parity_moved_{side}_{number}") for side in ("source", "target"))
-        source_rows, target_rows = (
-            reduce(DataFrame.unionByName, frames).observe(observed, F.count(F.lit(1)).alias("rows"))
-            for frames, observed in zip(zip(*downloads, strict=True), moved, strict=True)
-        )
-        found = Observation(f"parity_found_{number}")
-        joined = canonical_join(source_rows, target_rows, keys, values, unique_keys).observe(
-            found, F.count(F.lit(1)).alias("rows")
-        )
-        download = Download(pair_name, depth, len(cells), moved, found)
-        if breaker is None:
-            diffs.append(joined)
-            uncounted.append(download)
-            return False
-        # Kept in the executors: the downloads they come from are gone when they are published.
-        diffs.append(joined.localCheckpoint())
-        download.count(stats)
-        stats.halted_by = breaker(diffs[-1], max(sizes))
-        if stats.halted:
-            logger.info(
-                "parity pair '%s': %s reached, drill-down halted", pair_name, stats.halted_by
-            )
-        return stats.halted
-
-    def reuse(since: Since, cells: set[int]) -> bool:
-        """Takes these cells' row differences from the last result; True when the breaker says
-        to stop."""
-        reused = since.rows(frozenset(cells))
-        diffs.append(reused if breaker is None else reused.localCheckpoint())
-        stats.segments_reused += len(cells)
-        logger.info(
-            "parity pair '%s': %d differing segments unchanged on both sides since run %s:"
-            " their row differences reused, not drilled into",
-            pair_name,
-            len(cells),
-            since.run_id,
-        )
-        stats.halted_by = None if breaker is None else breaker(diffs[-1], max(sizes))
-        return stats.halted
-
+    unique_keys = not any(p.counts.duplicate_keys for p in profiles)
+    differences = RowDifferences(
+        pair_name, fallback, source.plan, unique_keys, stats, breaker, max(sizes)
+    )
     # The last result's segments are reusable where its space is this run's (a hashed key's
     # always is; an integer key's while it still spans both sides' keys).
-    reusable = since if since is not None and since.segments.space == space else None
+    reusable = last if last is not None and last.segments.space == space else None
     segments: SegmentState | None = None
     depth, frontier = 0, {0: max(source_profile.checksum.rows, target_profile.checksum.rows)}
     refine = False
     while frontier:
         largest = max(frontier.values())
         if space.is_unit(depth) or (largest <= threshold and not refine):
-            settle(depth, set(frontier), largest)
+            differences.download(depth, set(frontier), largest)
             break
         first = depth == 0
         if first and reusable is not None:
@@ -276,113 +191,148 @@ def hashdiff(
             step = reusable.segments.depth
         else:
             step = _step(space, depth, largest, len(frontier), threshold)
-        child_depth = depth + step
-        stats.passes += 1
-        started = perf_counter()
-        answers = fallback.checksums(depth, frontier, child_depth)
-        found, wanted = answers.found, answers.wanted
-        pass_seconds = perf_counter() - started
-        cells = sorted(found.keys() | wanted.keys())
-        stats.segments_checked += len(cells)
-        empty = Checksum(0, 0)
-        mismatched = {
-            cell: max(found.get(cell, empty).rows, wanted.get(cell, empty).rows)
-            for cell in cells
-            if found.get(cell, empty) != wanted.get(cell, empty)
-        }
+        level = _checksum_pass(fallback, stats, depth, frontier, depth + step)
+        mismatched = level.mismatched()
         # Cells reused below differ too: they count in the share of cells differing.
         differing = len(mismatched)
         if first:
-            sums = {c: (found.get(c, empty), wanted.get(c, empty)) for c in mismatched}
+            sums = {cell: level.checksums(cell) for cell in mismatched}
             if len(sums) <= MAX_KEPT_CELLS:
-                segments = SegmentState(space, child_depth, sums)
-            last = {} if reusable is None else reusable.segments.cells
-            unchanged = {cell for cell, both in sums.items() if last.get(cell) == both}
-            for cell in unchanged:
-                del mismatched[cell]
-            if reusable is not None and unchanged and reuse(reusable, unchanged):
+                segments = SegmentState(space, level.depth, sums)
+            unchanged = set() if reusable is None else reusable.unchanged(sums)
+            mismatched = {c: n for c, n in mismatched.items() if c not in unchanged}
+            if reusable is not None and unchanged and differences.reuse(reusable, unchanged):
                 break
-        frontier = {
-            c: n for c, n in mismatched.items() if n > threshold and not space.is_unit(child_depth)
-        }
-        small = set(mismatched) - set(frontier)
-        # Cells whose checksums no question answered: asked deeper by the next pass where they
-        # are large, else compared by their rows now.
-        deeper = [
-            u
-            for u in answers.unanswered
-            if u.depth == child_depth and u.rows > threshold and not space.is_unit(u.depth)
-        ]
-        frontier.update({u.cell: u.rows for u in deeper})
-        by_rows = [u for u in answers.unanswered if u not in deeper]
-        if _settled_by_depth(settle, by_rows):
+        split = _split(level, mismatched, differing, space, threshold, (source, target), sizes)
+        if differences.download_by_depth(split.by_rows):
             break
-        cell_rows = {c: found.get(c, empty).rows + wanted.get(c, empty).rows for c in cells}
-        share = child_share(
-            sum(cell_rows.values()) / (2 * max(len(cells), 1)), differing, len(cells), factor
-        )
-        if not narrows(share):
-            # Wide drift: a split would leave nearly every row to download anyway.
-            small |= {c for c in frontier if c in mismatched}
-            frontier = {c: n for c, n in frontier.items() if c not in mismatched}
-        # Cells of one row a side (or none) cannot be split into anything smaller.
-        splittable = {
-            c for c in small if max(found.get(c, empty).rows, wanted.get(c, empty).rows) > 1
-        }
-        # What the next pass costs: each side that cannot answer it from its kept profile reads
-        # its table again. A side's kept blocks may answer some depths only (a hashed key's):
-        # the depth is the one that pass would ask, from the cells it would refine.
-        refined = {**frontier, **{cell: mismatched[cell] for cell in splittable}}
-        next_depth = child_depth + _step(
-            space, child_depth, max(refined.values(), default=0), len(refined), threshold
-        )
-        reread = sum(
-            size
-            for side, size in zip((source, target), sizes, strict=True)
-            if not side.answers_from_profile(space, next_depth)
-        )
-        refine = (
-            bool(splittable)
-            and narrows(share)
-            and not space.is_unit(child_depth)
-            and refining_pays(sum(cell_rows[c] for c in splittable), share, pass_rows(reread))
-        )
-        if refine:
-            small -= splittable
-        logger.info(
-            "parity pair '%s': hashdiff pass %d, depth %d (%d segments, %d rows in them, %.2fs):"
-            " %d segments differ, %d to download, %d to split further",
-            pair_name,
-            stats.passes,
-            child_depth,
-            len(cells),
-            sum(c.rows for c in found.values()) + sum(c.rows for c in wanted.values()),
-            pass_seconds,
-            len(mismatched),
-            len(small),
-            len(frontier) + (len(splittable) if refine else 0),
-        )
-        if refine:
-            # Thin drift: one more pass is expected to leave fewer rows to move than it costs.
-            frontier.update({cell: mismatched[cell] for cell in splittable})
-        if small and settle(child_depth, small, max(mismatched[c] for c in small)):
+        _log_pass(pair_name, stats.passes, level, len(mismatched), split)
+        small = split.download
+        if small and differences.download(level.depth, small, max(mismatched[c] for c in small)):
             break
-        depth = child_depth
+        depth, frontier, refine = level.depth, split.frontier, split.refine
     dead = tuple(fallback.dead_letters)
     complete = not stats.halted and not dead
-    return DrillDown(_all(diffs), *sizes, stats, dead, segments if complete else None, uncounted)
+    return DrillDown(
+        differences.union(),
+        *sizes,
+        stats,
+        dead,
+        segments if complete else None,
+        differences.uncounted,
+    )
 
 
-def _settled_by_depth(
-    settle: Callable[[int, set[int], int], bool], cells: list[Unanswered]
-) -> bool:
-    """Settles these cells, those of one depth at once; True when the breaker says to stop."""
-    depths: dict[int, list[Unanswered]] = {}
-    for unanswered in cells:
-        depths.setdefault(unanswered.depth, []).append(unanswered)
-    return any(
-        settle(depth, {u.cell for u in listed}, max(u.rows for u in listed))
-        for depth, listed in sorted(depths.items())
+def _space(
+    source: Side,
+    target: Side,
+    profiles: tuple[Profile, Profile],
+    factor: int,
+    threshold: int,
+    last: LastDifferences | None,
+) -> KeySpace:
+    """The key space the drill-down splits: for a key that is its own position, one spanning
+    both sides' keys; else the hashed positions', spread over all of it."""
+    if not source.plan.key_is_position:
+        return KeySpace.hashed(factor)
+    # Cells aligned to a side's blocks are summed from them (SparkSide), unless cells smaller
+    # than a block are wanted.
+    block = max(source.key_block, target.key_block)
+    span = (
+        min(p.min_position for p in profiles if p.min_position is not None),
+        max(p.max_position for p in profiles if p.max_position is not None),
+        factor,
+        block if block <= threshold else 1,
+    )
+    # The last result's space where it still spans the keys, so its cells are found again.
+    kept = None if last is None else last.segments.space
+    return kept if kept is not None and kept.still_spans(*span) else KeySpace.spanning(*span)
+
+
+def _checksum_pass(
+    fallback: Fallback, stats: SearchStats, depth: int, frontier: dict[int, int], child_depth: int
+) -> Level:
+    """Both sides' checksums at ``child_depth`` inside the frontier's cells at ``depth``."""
+    stats.passes += 1
+    started = perf_counter()
+    answers = fallback.checksums(depth, frontier, child_depth)
+    level = Level(child_depth, answers, perf_counter() - started)
+    stats.segments_checked += len(level.cells)
+    return level
+
+
+def _split(
+    level: Level,
+    mismatched: dict[int, int],
+    differing: int,
+    space: KeySpace,
+    threshold: int,
+    sides: tuple[Side, Side],
+    sizes: tuple[int, int],
+) -> Split:
+    """Which of the pass's differing cells (``mismatched``, each with its larger side's rows;
+    ``differing`` in all, reused ones included) the next pass splits and which are downloaded
+    now: those above the threshold are split, unless splitting cannot narrow them (wide drift);
+    those within it are downloaded, unless one more pass pays (thin drift). ``sizes``: each
+    side's rows, read again by a pass its kept profile cannot answer."""
+    unit = space.is_unit(level.depth)
+    frontier = {c: n for c, n in mismatched.items() if n > threshold and not unit}
+    small = set(mismatched) - set(frontier)
+    # Cells whose checksums no question answered: asked deeper by the next pass where they
+    # are large, else compared by their rows now.
+    unanswered = level.answers.unanswered
+    deeper = [
+        u
+        for u in unanswered
+        if u.depth == level.depth and u.rows > threshold and not space.is_unit(u.depth)
+    ]
+    frontier.update({u.cell: u.rows for u in deeper})
+    by_rows = [u for u in unanswered if u not in deeper]
+    checked = len(level.cells)
+    rows_per_cell = level.rows_in(level.cells) / (2 * max(checked, 1))
+    share = child_share(rows_per_cell, differing, checked, space.factor)
+    if not narrows(share):
+        # Wide drift: a split would leave nearly every row to download anyway.
+        small |= {c for c in frontier if c in mismatched}
+        frontier = {c: n for c, n in frontier.items() if c not in mismatched}
+    # Cells of one row a side (or none) cannot be split into anything smaller.
+    splittable = {c for c in small if mismatched[c] > 1}
+    # What the next pass costs: each side that cannot answer it from its kept profile reads
+    # its table again. A side's kept blocks may answer some depths only (a hashed key's):
+    # the depth is the one that pass would ask, from the cells it would refine.
+    refined = {**frontier, **{cell: mismatched[cell] for cell in splittable}}
+    next_depth = level.depth + _step(
+        space, level.depth, max(refined.values(), default=0), len(refined), threshold
+    )
+    reread = sum(
+        size
+        for side, size in zip(sides, sizes, strict=True)
+        if not side.answers_from_profile(space, next_depth)
+    )
+    if (
+        splittable
+        and narrows(share)
+        and not unit
+        and refining_pays(level.rows_in(splittable), share, pass_rows(reread))
+    ):
+        # Thin drift: one more pass is expected to leave fewer rows to move than it costs.
+        return Split(refined, small - splittable, by_rows, True)
+    return Split(frontier, small, by_rows, False)
+
+
+def _log_pass(pair_name: str, passes: int, level: Level, differ: int, split: Split) -> None:
+    logger.info(
+        "parity pair '%s': hashdiff pass %d, depth %d (%d segments, %d rows in them, %.2fs):"
+        " %d segments differ, %d to download, %d to split further",
+        pair_name,
+        passes,
+        level.depth,
+        len(level.cells),
+        level.rows_in(level.cells),
+        level.seconds,
+        differ,
+        len(split.download),
+        len(split.frontier),
     )
 
 
@@ -402,7 +352,3 @@ def _step(space: KeySpace, depth: int, rows: int, segments: int, threshold: int)
     while deeper(step):
         step += 1
     return step
-
-
-def _all(diffs: list[DataFrame]) -> DataFrame | None:
-    return reduce(DataFrame.unionByName, diffs) if diffs else None

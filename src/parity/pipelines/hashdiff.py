@@ -12,7 +12,8 @@ from time import perf_counter
 
 from pyspark.sql import DataFrame
 
-from parity.algorithms.hashdiff import HashdiffStats, hashdiff
+from parity.algorithms.hashdiff import hashdiff
+from parity.algorithms.search_stats import SearchStats
 from parity.comparison.key_constraints import enforce_keys
 from parity.pipelines import reused_differences
 from parity.pipelines.incremental import Rerun, checksum_text
@@ -39,7 +40,7 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
     checksums = (checksum_text(profiles[0]), checksum_text(profiles[1]))
     kept = rerun.unchanged_by_checksums(checksums)
     if kept is not None:
-        return Outcome(Findings.none(), counts, HashdiffStats(), False, (), checksums, kept=kept)
+        return Outcome(Findings.none(), counts, SearchStats(), False, (), checksums, kept=kept)
     keys_flagged = enforce_keys(pair, counts, (source, target))
     after_first_pass(source.spark, sum(c.rows for c in counts))
 
@@ -60,7 +61,7 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
         profiles,
         tolerant=tolerant,
         profile_seconds=profile_seconds,
-        since=reused_differences.since(source.spark, pair, rerun),
+        last=reused_differences.last_differences(source.spark, pair, rerun),
     )
     findings = Findings.none() if drilled.diffs is None else summarize(drilled.diffs, names, rules)
     drilled.count_downloads()

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from parity.algorithms.canonical_join import canonical_join
 from parity.algorithms.cell_hashes import cell_hash_pass
-from parity.algorithms.hashdiff import HashdiffStats
 from parity.algorithms.key_hashes import key_hash_pass
+from parity.algorithms.search_stats import SearchStats
 from parity.comparison.key_constraints import enforce_keys
 from parity.log import logger
 from parity.pipelines.outcome import Outcome
@@ -41,7 +41,7 @@ def run(pair: PairPlan, source: SparkSide, target: SparkSide) -> Outcome:
         )
         keys_flagged = enforce_keys(pair, first.counts, (source, target))
         after_first_pass(source.spark, sum(c.rows for c in first.counts))
-        stats = HashdiffStats()
+        stats = SearchStats()
         if first.found_nothing:
             return Outcome(Findings.none(), first.counts, stats, keys_flagged)
         limit = pair.max_differences

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from parity.algorithms.hashdiff import HashdiffStats
+from parity.algorithms.search_stats import SearchStats
 from parity.pipelines.incremental import Rerun
 from parity.results.summary import Findings
 from parity.values.dead_letter import DeadLetter
@@ -15,7 +15,7 @@ from parity.values.profile import KeyCounts
 class Outcome:
     findings: Findings
     counts: tuple[KeyCounts, KeyCounts]
-    stats: HashdiffStats
+    stats: SearchStats
     # Whether enforce_key (warn) flagged the pair for its NULL or duplicate keys.
     keys_flagged: bool
     # The cells no query could compare (hashdiff's fallback): the pair is incomplete where any

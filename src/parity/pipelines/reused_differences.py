@@ -1,6 +1,6 @@
 """The row differences a pair's last result found, read back from the history
 (parity_run_differences) as canonical_join gave them, for hashdiff to reuse in the segments it
-finds again unchanged on both sides (algorithms/hashdiff.py, Since).
+finds again unchanged on both sides (algorithms/last_differences.py).
 
 The history publishes each difference by value: a whole row as a JSON object of its canonical
 values, a value mismatch as one row per differing value. Read back, a whole row is its values in
@@ -15,7 +15,7 @@ from __future__ import annotations
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql import functions as F
 
-from parity.algorithms.hashdiff import Since
+from parity.algorithms.last_differences import LastDifferences
 from parity.algorithms.segment_state import SegmentState
 from parity.pipelines.incremental import Rerun
 from parity.plan import PairPlan
@@ -34,7 +34,7 @@ def keeps_segments(pair: PairPlan) -> bool:
     return not hidden and not pair.gridded_columns
 
 
-def since(spark: SparkSession, pair: PairPlan, rerun: Rerun) -> Since | None:
+def last_differences(spark: SparkSession, pair: PairPlan, rerun: Rerun) -> LastDifferences | None:
     """The last result's segments and differences, where they may be reused."""
     relation = pair.previous_state.get(DIFFERENCES)
     if rerun.segments_since is None or not relation or not keeps_segments(pair):
@@ -46,7 +46,7 @@ def since(spark: SparkSession, pair: PairPlan, rerun: Rerun) -> Since | None:
         keys = len(pair.source.key_columns)
         return in_cells(found, keys, pair.source.key_is_position, segments, cells)
 
-    return Since(run_id, segments, rows)
+    return LastDifferences(run_id, segments, rows)
 
 
 def last_row_differences(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from parity.algorithms.hashdiff import HashdiffStats
+from parity.algorithms.search_stats import SearchStats
 from parity.log import logger
 from parity.plan import PairPlan, canonical_json
 from parity.results.drift import column_stats
@@ -35,25 +35,25 @@ COVERAGE = {
 def uncompared(pair: PairPlan, elapsed: float) -> PairResult:
     """The result of a pair whose data was not compared: its schema findings only; its sizes,
     drift and key counts unknown (NULL)."""
-    return _result(pair, None, HashdiffStats(), Findings.none(), elapsed, False)
+    return _result(pair, None, SearchStats(), Findings.none(), elapsed, False)
 
 
 def unchanged(pair: PairPlan, elapsed: float) -> PairResult:
     """The row of a pair whose last result stands: it only points at the run that computed it
     (pipelines/incremental.py fills that in), and is no result of its own."""
-    return _result(pair, None, HashdiffStats(), Findings.none(), elapsed, False)
+    return _result(pair, None, SearchStats(), Findings.none(), elapsed, False)
 
 
 def failed(pair: PairPlan, reason: str, elapsed: float) -> PairResult:
     """The result of a pair that could not be planned or reconciled: an error, with its reason;
     nothing of its data is known, and nothing it found before failing is kept."""
-    return _result(pair, None, HashdiffStats(), Findings.none(), elapsed, False, reason)
+    return _result(pair, None, SearchStats(), Findings.none(), elapsed, False, reason)
 
 
 def compared(
     pair: PairPlan,
     counts: tuple[KeyCounts, KeyCounts],
-    stats: HashdiffStats,
+    stats: SearchStats,
     findings: Findings,
     elapsed: float,
     keys_flagged: bool,
@@ -147,7 +147,7 @@ def _coverage(pair: PairPlan, halted_by: str | None) -> str:
 def _result(
     pair: PairPlan,
     counts: tuple[KeyCounts, KeyCounts] | None,
-    stats: HashdiffStats,
+    stats: SearchStats,
     findings: Findings,
     elapsed: float,
     keys_flagged: bool,

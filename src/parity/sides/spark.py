@@ -26,10 +26,10 @@ BROADCAST_WANTED = 1 << 20
 PUSHED_RANGES = 64
 # Which side a row comes from, where both sides' rows are one frame.
 IN_SOURCE = "__parity_in_source"
-# joindiff's cells of consecutive integer keys hold 2^CELL_BITS keys: one bit each in a bigint
-# (algorithms/cell_hashes.py).
-CELL_BITS = 6
-# The block of 2^CELL_BITS consecutive keys a row falls in (key_cell), where a frame groups by it.
+# A key position shifted right by this is its cell (key_cell) of consecutive integer keys: a cell
+# holds 2^CELL_SHIFT = 64 keys, one bit each in a bigint (algorithms/cell_hashes.py).
+CELL_SHIFT = 6
+# The block of 2^CELL_SHIFT consecutive keys a row falls in (key_cell), where a frame groups by it.
 BLOCK = "__parity_block"
 
 
@@ -45,7 +45,7 @@ class SparkSide:
         self._checksum = F.expr(plan.checksum_sql)
         # The first pass's exact checksum (Profile.exact_total), in the same scan.
         self._exact = F.expr(plan.exact_checksum_sql or plan.checksum_sql)
-        # hashdiff's profile, kept in the executors: per block of 2^CELL_BITS consecutive keys
+        # hashdiff's profile, kept in the executors: per block of 2^CELL_SHIFT consecutive keys
         # where the key is its own position, else per key; each row a position (the block's
         # first), its rows and checksum. The checksums of any cells aligned to key_block are
         # summed from it, without reading the side again.
@@ -67,7 +67,7 @@ class SparkSide:
     def key_block(self) -> int:
         """How many consecutive positions one row of the kept profile spans: a key space
         aligned to them (KeySpace.aligned) is answered from the profile."""
-        return 1 << CELL_BITS if self.plan.key_is_position else 1
+        return 1 << CELL_SHIFT if self.plan.key_is_position else 1
 
     def __enter__(self) -> SparkSide:
         return self
@@ -112,7 +112,7 @@ class SparkSide:
         return _profile(row, int(row["duplicate_keys"]))
 
     def _profile_by_block(self) -> Profile:
-        """One scan, grouped by block of 2^CELL_BITS consecutive keys with partial aggregation,
+        """One scan, grouped by block of 2^CELL_SHIFT consecutive keys with partial aggregation,
         so only about one sum per block and task crosses the shuffle, never a row. Each block
         ORs one bit per key (1 << key mod 64): a block whose rows outnumber its bits holds a
         duplicated key, and only such blocks' keys are grouped afterwards, to count them."""
@@ -138,7 +138,7 @@ class SparkSide:
             .select(
                 # Each block lies inside one cell of an aligned space: its first position
                 # stands for it.
-                F.shiftleft(BLOCK, CELL_BITS).alias(position),
+                F.shiftleft(BLOCK, CELL_SHIFT).alias(position),
                 "rows",
                 "total",
                 duplicated.alias("duplicated"),
@@ -271,10 +271,10 @@ def rows_of_cells(
 
     def ranges(listed: list[tuple]) -> Column:
         return position_ranges(
-            position, [(c << CELL_BITS, (c + 1) << CELL_BITS) for (c,) in listed]
+            position, [(c << CELL_SHIFT, (c + 1) << CELL_SHIFT) for (c,) in listed]
         )
 
-    cell_sql = f"shiftright({position}, {CELL_BITS})"
+    cell_sql = f"shiftright({position}, {CELL_SHIFT})"
     return _rows_matching(source, target, [cell_sql], cells, count, str, ranges)
 
 
@@ -357,16 +357,16 @@ def position_ranges(position: str, ranges: list[tuple[int, int]]) -> Column:
 
 
 def key_bit(position: str) -> Column:
-    """One bit per key position within its cell of 2^CELL_BITS (1 << position mod 64): the OR
+    """One bit per key position within its cell of 2^CELL_SHIFT (1 << position mod 64): the OR
     of a cell's bits counts its distinct keys. Spark's shiftleft takes its shift as a literal in
     Python, so this is SQL."""
-    return F.expr(f"shiftleft(1L, cast({position} & {(1 << CELL_BITS) - 1} as int))")
+    return F.expr(f"shiftleft(1L, cast({position} & {(1 << CELL_SHIFT) - 1} as int))")
 
 
 def key_cell(position: Column) -> Column:
-    """The cell of 2^CELL_BITS consecutive key positions a position falls in: a shift, so
+    """The cell of 2^CELL_SHIFT consecutive key positions a position falls in: a shift, so
     negative positions floor like positive ones."""
-    return F.shiftright(position, CELL_BITS)
+    return F.shiftright(position, CELL_SHIFT)
 
 
 def release_checkpoint(frame: DataFrame) -> None:
