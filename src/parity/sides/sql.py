@@ -39,7 +39,8 @@ from parity.sides.side import DuplicatedKey, SegmentFailed
 from parity.values.keyspace import HASHED_BLOCK_BITS, HASHED_POSITION_BITS, KeySpace
 from parity.values.profile import Checksum, KeyCounts, Profile
 
-# A block holds 2^BLOCK_BITS consecutive keys (macros/canonical/cell_number.sql: key_block).
+# A block holds 2^BLOCK_BITS consecutive keys: key_block_bits in macros/dialects/base/blocks.sql,
+# which each engine numbers its blocks by (tests/unit/test_contracts.py holds the two equal).
 BLOCK_BITS = 5
 # Cells spanning at most this many keys in all are fetched by their keys, listed (rows_of_keys_sql):
 # an index on the key finds them without reading the rest of the table.
