@@ -16,6 +16,7 @@ import pytest
 import yaml
 from jinja2 import nodes
 
+from parity.pipelines.incremental import VERDICT_FIELDS
 from parity.plan import pairs_from_rows
 from parity.results.pair_result import RESULT_SCHEMA, PairResult
 from parity.sides.sql import BLOCK_BITS
@@ -174,3 +175,16 @@ def test_the_blocks_a_side_outside_spark_groups_by_are_the_sizes_the_library_rea
     blocks = "macros/dialects/base/blocks.sql"
     assert returned(blocks, "key_block_bits") == BLOCK_BITS
     assert returned(blocks, "hashed_block_bits") == HASHED_BLOCK_BITS
+
+
+def test_the_state_a_rerun_reads_carries_every_count_its_hash_covers():
+    """previous_states.sql reads back each published result's verdict and counts, cast to text
+    (the drift with its 6 decimals, apart); the state hash covers them all
+    (incremental.VERDICT_FIELDS): one left out would make every kept state look corrupted."""
+    (names,) = [
+        loop.iter.as_const()
+        for loop in parsed("macros/plan/previous_states.sql").find_all(nodes.For)
+        if isinstance(loop.iter, nodes.List) and "passed" in loop.iter.as_const()
+    ]
+    read = [*names, "row_drift_pct"]
+    assert len(read) == len(set(read)) and set(read) == set(VERDICT_FIELDS)
