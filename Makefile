@@ -23,10 +23,12 @@ test: lint postgres mariadb
 
 # The fast lane: the pure-Python and small Spark tests (markers by folder, tests/conftest.py), with
 # no lint, no dbt run and no PostgreSQL or MariaDB; property tests draw a tenth of their examples
-# (tests/examples.py). Two workers: each starts its own Spark, and most of a Spark test's time is
-# its JVM waiting on small jobs, which two overlap.
+# (tests/examples.py), and the Spark tests marked `scale` wait for `make test`. Only the lanes'
+# folders are collected: importing the integration modules (dbt's CLI) cost each worker 4 s. Two
+# workers: each starts its own Spark, and most of a Spark test's time is its JVM waiting on small
+# jobs, which two overlap.
 unit: setup
-	PARITY_FEW_EXAMPLES=1 $(BIN)/pytest -n auto --maxprocesses 2 -m "unit or spark"
+	PARITY_FEW_EXAMPLES=1 $(BIN)/pytest tests/unit tests/spark -n auto --maxprocesses 2 -m "unit or spark"
 
 # The demo's models and tests are linted from demo/: demo/.sqlfluff points the dbt templater at the demo
 # project, on top of the settings of ./.sqlfluff. On every core (--processes 0). Of the canonical

@@ -19,8 +19,10 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parents[1]
 TESTS = REPO / "tests"
 
-# The lanes (markers, registered in pyproject.toml) by folder: `make unit` runs unit and spark.
-LANES = ("unit", "spark", "integration")
+# The lanes (markers, registered in pyproject.toml), by folder unless a test names its own: `make
+# unit` runs unit and spark; `scale` is named by the Spark tests too heavy for it.
+LANES = ("unit", "spark", "scale", "integration")
+FAST_LANES = ("unit", "spark")
 
 # The zone of the machine's clock, and so the session's: not UTC, and with DST. Canonical
 # timestamps must not depend on it.
@@ -61,12 +63,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Marks each test with the lane of its folder, unless it names its lane itself. A test that
     runs no dbt command and needs no server belongs in tests/unit, where its folder says its lane.
     A test anywhere else goes with the integration tests, so the fast lane never grows by
-    accident."""
+    accident. The fast lanes are their folders: `make unit` collects only those, so a test
+    elsewhere naming one would never run there."""
     for item in items:
-        if any(item.get_closest_marker(lane) for lane in LANES):
-            continue
         folder = item.path.relative_to(TESTS).parts[0] if item.path.is_relative_to(TESTS) else ""
-        item.add_marker(folder if folder in LANES else "integration")
+        named = [lane for lane in LANES if item.get_closest_marker(lane)]
+        if not named:
+            item.add_marker(folder if folder in LANES else "integration")
+        elif folder not in FAST_LANES and set(named) & set(FAST_LANES):
+            raise pytest.UsageError(f"{item.nodeid}: the {named[0]} lane is tests/{named[0]}")
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log) -> LongestScopeFirst:
@@ -97,13 +102,20 @@ def spark(tmp_path_factory: pytest.TempPathFactory) -> SparkSession:
 
 def configure_as_dbt_does(scratch: Path) -> None:
     """Runs one query through dbt-spark's session cursor, which applies the shipped profile's
-    settings and dbt-spark's own to the running session, as in any dbt command."""
-    dbt_on_package(scratch, "show", "--inline", "select 1 as ready")
+    settings and dbt-spark's own to the running session, as in any dbt command. The settings are
+    the profile's, not the project's: an empty project on the same profile applies them without
+    parsing the package's macros (3 s of each worker's start)."""
+    probe = scratch / "probe"
+    probe.mkdir()
+    (probe / "dbt_project.yml").write_text(
+        "name: probe\nversion: '1.0.0'\nconfig-version: 2\nprofile: parity\n"
+    )
+    dbt_on_package(scratch, "show", "--inline", "select 1 as ready", project=probe)
 
 
 def dbt_on_package(scratch: Path, *args: str, project: Path = REPO) -> dbtRunnerResult:
-    """dbt, in this process, on the package's own project (or a copy of it) with the package's
-    profile; it writes only under ``scratch``."""
+    """dbt, in this process, on the package's own project (or another on its profile) with the
+    package's profile; it writes only under ``scratch``."""
     from dbt.cli.main import dbtRunner
 
     result = dbtRunner().invoke(

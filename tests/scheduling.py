@@ -25,7 +25,7 @@ SHARING = {
 SCOPES = {INTEGRATION + file: scope for scope, files in SHARING.items() for file in files}
 
 # The scopes that take longest on a worker, the longest first, as `pytest --durations=0` on two
-# workers measured them (80 to 300 s each); every other file follows in the order xdist gives it.
+# workers measured them; every other file follows in the order xdist gives it.
 LONGEST_FIRST = (
     "demo",
     "matrices",
@@ -39,6 +39,11 @@ LONGEST_FIRST = (
             "test_faults.py",
         )
     ),
+    # The fast lane's longest (5 to 30 s each), for `make unit`, where they are all there is.
+    "tests/spark/test_algorithms_agree.py",
+    "tests/spark/test_segment_reuse.py",
+    "tests/unit/test_predicates.py",
+    "tests/spark/test_input_fingerprints.py",
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -155,6 +156,7 @@ def as_row_diffs(frame) -> list[RowDiff]:
     ]
 
 
+@pytest.mark.scale
 def test_many_differing_keys_are_listed_by_a_subquery(spark, monkeypatch):
     """More differing keys than a filter lists (LITERAL_CELLS): their rows are chosen by an IN
     subquery, the keys broadcast (not both tables sorted to join them), and joindiff's two

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from parity.sides.spark import CELL_SHIFT, SparkSide
 from parity.values.keyspace import KeySpace
+from tests.examples import examples
 from tests.spark.canonical_frames import spark_side
 
 BLOCK = 1 << CELL_SHIFT
@@ -26,7 +27,9 @@ def by_key(side: SparkSide) -> SparkSide:
 
 
 @settings(
-    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(10),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     st.lists(st.tuples(KEYS, st.sampled_from(["a", "b", None])), max_size=60),

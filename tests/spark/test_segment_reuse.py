@@ -35,6 +35,7 @@ def last_of(outcome) -> LastDifferences:
     )
 
 
+@pytest.mark.scale
 def test_unchanged_differing_segments_are_reused_and_changed_ones_drilled(spark):
     source = table(5000, {})
     first = compare(spark, source, table(5000, {5: "a", 2100: "b", 4000: "c"}))
@@ -70,6 +71,7 @@ def test_a_segment_that_differs_no_longer_is_not_reused(spark):
 
 # Keys 0..4999 span a space 8,192 units wide: keys appended up to its end leave every cell in
 # place; past it the space is another, and so is every cell.
+@pytest.mark.scale
 @pytest.mark.parametrize(("size", "reused"), [(5100, 1), (9000, 0)])
 def test_keys_appended_keep_the_segments_within_the_headroom(spark, size, reused):
     first = compare(spark, table(5000, {}), table(5000, {5: "a"}))

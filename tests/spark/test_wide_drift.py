@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import pytest
+
 from parity.algorithms.hashdiff import hashdiff
 from parity.algorithms.rowdiff import compare_rows
 from tests.spark.canonical_frames import spark_side
@@ -23,6 +25,7 @@ def timestamps(shift: timedelta) -> list:
     ]
 
 
+@pytest.mark.scale
 def test_every_row_shifted_five_hours_is_found_in_three_passes_at_most(spark):
     source_rows, target_rows = timestamps(timedelta()), timestamps(timedelta(hours=5))
     expected = ordered(compare_rows(source_rows, target_rows))
@@ -58,6 +61,7 @@ def test_cells_of_one_row_are_downloaded_not_split(spark):
     assert outcome.stats.rows_moved == 6
 
 
+@pytest.mark.scale
 def test_cells_above_the_threshold_all_differing_are_downloaded_at_once(spark):
     """70,000 rows, every one differing, in a first pass of 32,768 cells: about two rows a cell,
     above a threshold of 1, but a split would leave nearly all of them to download: they are

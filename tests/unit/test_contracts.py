@@ -19,6 +19,7 @@ from jinja2 import nodes
 from parity.pipelines.incremental import VERDICT_FIELDS
 from parity.plan import pairs_from_rows
 from parity.results.pair_result import RESULT_SCHEMA, PairResult
+from parity.sides.remote_columns import COLUMNS_SCHEMA
 from parity.sides.sql import BLOCK_BITS
 from parity.values.keyspace import HASHED_BLOCK_BITS
 from tests.plan_factory import SIDES, plan_row
@@ -188,3 +189,34 @@ def test_the_state_a_rerun_reads_carries_every_count_its_hash_covers():
     ]
     read = [*names, "row_drift_pct"]
     assert len(read) == len(set(read)) and set(read) == set(VERDICT_FIELDS)
+
+
+def test_the_remote_relations_listed_are_those_the_introspection_reads():
+    """parity_remote_relations.sql writes each row through its column list; what
+    sides/remote_columns.py reads of a row must be one of them."""
+    path = "models/plan/parity_remote_relations.sql"
+    listed = assigned_list(path, "plan_columns")
+    (row,) = re.findall(r"rows\.append\(\{(.*?)\}\)", (ROOT / path).read_text(), re.DOTALL)
+    assert re.findall(r"^\s*'(\w+)':", row, re.MULTILINE) == listed
+    assert documented_columns("models/plan/_plan__models.yml", "parity_remote_relations") == set(
+        listed
+    )
+    python = (ROOT / "src/parity/sides/remote_columns.py").read_text()
+    (settings,) = re.findall(r"settings = \((.*?)\)", python)
+    read = set(re.findall(r'\w\["(\w+)"\]', python)) | set(re.findall(r'"(\w+)"', settings))
+    assert len(read) > 5 and read <= set(listed)
+
+
+def test_the_plan_reads_of_the_remote_columns_only_what_the_introspection_writes():
+    """parity_plan.sql selects from parity_remote_columns; pair_plan.sql reads the rows it got."""
+    written = list(COLUMNS_SCHEMA.names)
+    assert documented_columns("models/plan/_plan__models.yml", "parity_remote_columns") == set(
+        written
+    )
+    plan = (ROOT / "models/plan/parity_plan.sql").read_text()
+    (selected,) = re.findall(r"'select (.*?) from ' ~ remote_columns_relation", plan)
+    selected = selected.split(", ")
+    read = set(re.findall(r"column\['(\w+)'\]", (ROOT / "macros/plan/pair_plan.sql").read_text()))
+    # `name` and `profile` are keys of the plan's own column lists, not of these rows.
+    assert set(selected) <= set(written)
+    assert read - {"name", "profile"} == set(selected)

@@ -15,8 +15,6 @@ from parity.algorithms.descent_cost import (
     refining_pays,
 )
 
-pytestmark = pytest.mark.unit
-
 
 def test_one_difference_in_a_cell_leaves_one_child_of_it():
     # A few differing cells of many rows among many: each holds about one difference, in one

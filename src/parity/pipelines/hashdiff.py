@@ -10,8 +10,6 @@ from __future__ import annotations
 from contextlib import nullcontext
 from time import perf_counter
 
-from pyspark.sql import DataFrame
-
 from parity.algorithms.hashdiff import hashdiff
 from parity.algorithms.search_stats import SearchStats
 from parity.comparison.key_constraints import enforce_keys
@@ -20,7 +18,7 @@ from parity.pipelines.incremental import Rerun, checksum_text
 from parity.pipelines.outcome import Outcome
 from parity.plan import PairPlan
 from parity.results import judgement
-from parity.results.summary import Findings, rows_beyond_tolerance, summarize
+from parity.results.summary import Findings, summarize
 from parity.sides.side import Side, on_both
 from parity.spark_settings import after_first_pass, grouped_by_key
 
@@ -44,20 +42,13 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
     keys_flagged = enforce_keys(pair, counts, (source, target))
     after_first_pass(source.spark, sum(c.rows for c in counts))
 
-    beyond = 0
-
-    def breaker(found: DataFrame, compared: int) -> str | None:
-        nonlocal beyond
-        beyond += rows_beyond_tolerance(found, names, rules)
-        return judgement.limit_reached(pair, beyond, compared)
-
     drilled = hashdiff(
         pair.name,
         source,
         target,
         pair.bisection_factor,
         pair.bisection_threshold,
-        breaker if pair.limited else None,
+        judgement.DrillLimits(pair) if pair.limited else None,
         profiles,
         tolerant=tolerant,
         profile_seconds=profile_seconds,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pyspark.sql import DataFrame
+
 from parity.algorithms.search_stats import SearchStats
 from parity.log import logger
 from parity.plan import PairPlan, canonical_json
@@ -12,7 +14,7 @@ from parity.results.drift import column_stats
 from parity.results.pair_result import PairResult
 from parity.results.patterns import classify
 from parity.results.presentation import PublishedDifference, present
-from parity.results.summary import Findings
+from parity.results.summary import Findings, rows_beyond_tolerance
 from parity.values.dead_letter import DeadLetter
 from parity.values.profile import KeyCounts
 from parity.values.rows import VALUE_MISMATCH
@@ -93,6 +95,21 @@ def passed(pair: PairPlan, findings: Findings, drift: float, halted: bool) -> bo
         and not pair.schema_failed
         and not halted
     )
+
+
+class DrillLimits:
+    """A pair's limits as a drill-down asks them after each download: the rows differing beyond
+    tolerance add up across downloads."""
+
+    def __init__(self, pair: PairPlan) -> None:
+        self.pair, self.beyond_tolerance = pair, 0
+
+    def __call__(self, found: DataFrame, compared: int) -> str | None:
+        pair = self.pair
+        self.beyond_tolerance += rows_beyond_tolerance(
+            found, pair.source.column_names, pair.column_rules
+        )
+        return limit_reached(pair, self.beyond_tolerance, compared)
 
 
 def limit_reached(pair: PairPlan, beyond_tolerance: int, compared: int) -> str | None:
