@@ -20,5 +20,6 @@
         'enforce_key': 'error',
         'retries': 4,
         'retry_seconds': 60,
+        'sync': {},
     }) }}
 {% endmacro %}

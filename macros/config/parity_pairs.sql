@@ -98,6 +98,7 @@
         {{ exceptions.raise_compiler_error(where ~ ": retry_seconds must be a number of seconds above 0, not '" ~ patience ~ "'") }}
     {%- endif -%}
     {%- do parity._check_schema_options(where, normalized) -%}
+    {%- do normalized.update({'sync': parity._sync_options(where, normalized['sync'])}) -%}
     {{ return(normalized) }}
 {% endmacro %}
 

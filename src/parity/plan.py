@@ -196,9 +196,14 @@ def canonical_hash(value: Any) -> str:
     return hashlib.sha256(canonical_json(value).encode("utf-8")).hexdigest()
 
 
+# A pair's options that say how its target is corrected, not how it is compared: a change of
+# them changes no result, so no result's config_hash.
+NOT_COMPARED = ("sync",)
+
+
 def config_hash(config: dict[str, Any]) -> str:
     """sha256 of the canonical JSON of a pair's configuration, defaults included."""
-    return canonical_hash(config)
+    return canonical_hash({k: v for k, v in config.items() if k not in NOT_COMPARED})
 
 
 def pairs_from_rows(rows: list[dict[str, Any]]) -> list[PairPlan]:

@@ -175,6 +175,22 @@ def parsed(scratch) -> Manifest:
             [{**GOOD, "column_presence_tolerance": "two"}],
             "parity pair 'p': column_presence_tolerance must be a whole number",
         ),
+        (
+            [{**GOOD, "sync": {"direction": "both_ways"}}],
+            "parity pair 'p': sync direction must be source_to_target or target_to_source, not"
+            " 'both_ways'",
+        ),
+        (
+            [{**GOOD, "sync": {"apply": True}}],
+            "parity pair 'p': unknown sync option 'apply' (allowed: direction, max_corrections,"
+            " apply_connection_env)",
+        ),
+        (
+            [{**GOOD, "sync": {"max_corrections": "150%"}}],
+            "parity pair 'p': sync max_corrections must be a whole number of at least 0 or a"
+            " percentage from 0% to 100%, not '150%'",
+        ),
+        ([{**GOOD, "sync": "target"}], "parity pair 'p': 'sync' must be a mapping of direction"),
     ],
 )
 def test_bad_configuration_names_pair_and_problem(scratch, parsed, pairs, message):

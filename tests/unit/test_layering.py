@@ -18,7 +18,17 @@ import pytest
 from tests.conftest import REPO
 
 LIBRARY = REPO / "src" / "parity"
-FLOW = ["values", "plan", "sides", "algorithms", "comparison", "results", "pipelines", "reconcile"]
+FLOW = [
+    "values",
+    "plan",
+    "sides",
+    "algorithms",
+    "comparison",
+    "results",
+    "pipelines",
+    "reconcile",
+    "sync",
+]
 # Modules outside the flow: the base every layer may use, and entry points nothing imports.
 BASE = {"errors", "log", "spark_settings"}
 ENTRY_POINTS = {"reference", "embedded", "predicates"}

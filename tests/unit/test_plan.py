@@ -13,6 +13,15 @@ def test_config_hash_ignores_key_order_and_whitespace():
     assert config_hash(a) == hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def test_how_a_pair_is_corrected_is_not_part_of_how_it_was_compared():
+    """A pair's sync options change no result: a result kept across a change of them is still
+    the pair's (its config_hash is the same)."""
+    a = {"name": "p", "key": ["id"], "sync": {"direction": "source_to_target"}}
+    b = {"name": "p", "key": ["id"], "sync": {"direction": "target_to_source"}}
+    assert config_hash(a) == config_hash(b) == config_hash({"name": "p", "key": ["id"]})
+    assert config_hash(a) != config_hash({"name": "p", "key": ["id", "region"]})
+
+
 def test_rows_group_into_pairs_sorted_by_name():
     config = {"algorithm": "auto", "bisection_factor": 32, "bisection_threshold": 16384}
     pairs = pairs_from_rows([plan_row("b", config), plan_row("a", config)])

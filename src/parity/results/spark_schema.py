@@ -6,6 +6,7 @@ field marked ``IN_SPARK`` holds what stays in Spark (a DataFrame): it is no colu
 from __future__ import annotations
 
 from dataclasses import Field, fields, is_dataclass
+from datetime import datetime
 from types import NoneType, UnionType
 from typing import Any, get_args, get_origin, get_type_hints
 
@@ -13,7 +14,13 @@ from pyspark.sql import types as T
 
 # The metadata of a field that is no column of the record's row.
 IN_SPARK = {"in_spark": True}
-SCALARS = {str: T.StringType(), int: T.LongType(), float: T.DoubleType(), bool: T.BooleanType()}
+SCALARS = {
+    str: T.StringType(),
+    int: T.LongType(),
+    float: T.DoubleType(),
+    bool: T.BooleanType(),
+    datetime: T.TimestampType(),
+}
 
 
 def schema_of(record: type) -> T.StructType:

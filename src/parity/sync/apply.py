@@ -1,0 +1,140 @@
+"""An apply of the published run's corrections: the pairs asked for, each checked by the guards
+and counted; a dry run (the default) writes nothing anywhere. Its records are what
+parity_applies appends."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+from parity.log import logger
+from parity.plan import PairPlan, pairs_from_rows
+from parity.results.spark_schema import row_of
+from parity.sync.guards import Planned, refusal
+from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
+from parity.sync.request import ApplyRequest, RequestError, read_request
+
+OPERATIONS = {"insert": "inserts", "delete": "deletes", "update": "updates"}
+
+
+def apply_corrections(
+    spark: SparkSession,
+    request_text: str,
+    dbt_target: str,
+    plan: DataFrame,
+    summary: DataFrame,
+    corrections: DataFrame,
+    history: DataFrame | None,
+) -> DataFrame:
+    request = read_request(request_text)
+    pairs = {pair.name: pair for pair in pairs_from_rows([r.asDict() for r in plan.collect()])}
+    for name in request.pairs:
+        if name not in pairs:
+            raise RequestError(
+                f"no pair named '{name}' is declared (pairs: {', '.join(sorted(pairs))})"
+            )
+        if "sync" not in pairs[name].config:
+            raise RequestError(f"pair '{name}' was planned by an earlier parity: build it again")
+    asked = list(request.pairs)
+    published = {
+        r["pair_name"]: r.asDict() for r in summary.where(F.col("pair_name").isin(asked)).collect()
+    }
+    planned = _planned(corrections, asked, published)
+    applied = _applied_before(history, asked)
+    apply_id, now = str(uuid.uuid4()), datetime.now(UTC)
+    records = []
+    for name in asked:
+        pair, result = pairs[name], published.get(name)
+        counts = planned.get(name, Planned())
+        outcome, reason = _decided(pair, result, counts, request, applied)
+        said = f" ({reason})" if reason else ""
+        logger.info("parity pair '%s': apply %s: %s%s", name, outcome, _counted(counts), said)
+        records.append(
+            ApplyRecord(
+                apply_id=apply_id,
+                applied_at=now,
+                dbt_target=dbt_target,
+                pair_name=name,
+                run_id=result["run_id"] if result else None,
+                direction=pair.config["sync"]["direction"],
+                corrected_relation=_corrected(pair).relation_name,
+                mode="write" if request.write else "dry_run",
+                forced=request.force,
+                outcome=outcome,
+                reason=reason,
+                inserts=counts.inserts,
+                deletes=counts.deletes,
+                updates=counts.updates,
+                conflicts=None,
+                config_hash=pair.config_hash,
+                tolerance_hash=pair.tolerance_hash,
+            )
+        )
+    return spark.createDataFrame([row_of(r) for r in records], RECORD_SCHEMA)
+
+
+def _planned(
+    corrections: DataFrame, asked: list[str], published: dict[str, dict[str, Any]]
+) -> dict[str, Planned]:
+    """Each asked pair's corrections of its published result, by operation."""
+    counted: dict[str, dict[str, int]] = {}
+    rows = (
+        corrections.where(F.col("pair_name").isin(asked))
+        .groupBy("pair_name", "run_id", "operation")
+        .agg(F.sum("copies").alias("rows"))
+        .collect()
+    )
+    for row in rows:
+        result = published.get(row["pair_name"])
+        if result and result["run_id"] == row["run_id"]:
+            counted.setdefault(row["pair_name"], {})[OPERATIONS[row["operation"]]] = row["rows"]
+    return {name: Planned(**counts) for name, counts in counted.items()}
+
+
+def _applied_before(history: DataFrame | None, asked: list[str]) -> dict[tuple[str, str], str]:
+    """The applies that wrote a run's corrections of an asked pair, by (pair, run)."""
+    if history is None:
+        return {}
+    rows = history.where(F.col("pair_name").isin(asked) & (F.col("outcome") == APPLIED)).collect()
+    return {(r["pair_name"], r["run_id"]): r["apply_id"] for r in rows}
+
+
+def _corrected(pair: PairPlan):
+    return pair.target if pair.config["sync"]["direction"] == "source_to_target" else pair.source
+
+
+def _counted(counts: Planned) -> str:
+    return (
+        f"{counts.inserts} rows to insert, {counts.deletes} to delete, {counts.updates} to update"
+    )
+
+
+def _decided(
+    pair: PairPlan,
+    result: dict[str, Any] | None,
+    counts: Planned,
+    request: ApplyRequest,
+    applied: dict[tuple[str, str], str],
+) -> tuple[str, str]:
+    """What the apply does with the pair, and why."""
+    reason = refusal(pair, result, counts, request.force)
+    if reason:
+        return REFUSED, reason
+    run = result["run_id"] if result else None
+    if (pair.name, run) in applied:
+        return (
+            UNCHANGED,
+            f"run {run}'s corrections were applied by apply {applied[(pair.name, run)]}",
+        )
+    if not request.write:
+        return PLANNED, ""
+    dialect = _corrected(pair).dialect
+    return (
+        REFUSED,
+        f"writing to {dialect} relations is not supported yet: a dry run lists what an apply"
+        " would change",
+    )

@@ -1,0 +1,45 @@
+"""What each apply leaves in parity_applies, one row per pair it was asked to correct: what it
+would or did change, or why it refused."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from parity.results.spark_schema import schema_of
+
+# What an apply did with a pair.
+PLANNED = "planned"  # a dry run: counted, nothing written
+APPLIED = "applied"
+UNCHANGED = "unchanged"  # that run's corrections were applied before: nothing to do
+REFUSED = "refused"
+
+
+@dataclass(frozen=True)
+class ApplyRecord:
+    apply_id: str
+    applied_at: datetime
+    # The dbt target the apply ran with.
+    dbt_target: str
+    pair_name: str
+    # The run whose corrections were applied (for a kept result, the run that computed it).
+    run_id: str | None
+    direction: str
+    corrected_relation: str | None
+    # `dry_run` or `write`.
+    mode: str
+    forced: bool
+    outcome: str
+    reason: str
+    # Rows, copies counted: to insert, to delete, to update.
+    inserts: int
+    deletes: int
+    updates: int
+    # Corrections whose row the corrected side no longer held as the run saw it; NULL where the
+    # apply did not read the corrected side.
+    conflicts: int | None
+    config_hash: str
+    tolerance_hash: str
+
+
+RECORD_SCHEMA = schema_of(ApplyRecord)

@@ -1,0 +1,270 @@
+"""The correction set: each difference beyond tolerance of the published run as the row to write,
+delete or change on the side a pair corrects, with what that side held; nothing within
+tolerance, no schema finding, and no sensitive value, ever."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from contextlib import ExitStack
+
+import pytest
+
+from tests.integration.dbt_project_copy import error_text
+from tests.integration.remote_tables import reconcile
+
+# 2024-03-10 12:00:00 UTC, and an hour later, as Spark's timestamps (instants).
+NOON = 1_710_072_000_000_000
+HOUR = 3_600_000_000
+AT = "2024-03-10 12:00:00.000000"
+AN_HOUR_LATER = "2024-03-10 13:00:00.000000"
+
+# (id, region, amount, label, note, placed_at): a compound key, a decimal, text with NULL, '' and
+# unicode, a sensitive note and a timestamp.
+SOURCE = [
+    (1, "eu", "10.00", "a", "n1", NOON),
+    (2, "eu", "20.00", "b", "n2", NOON),
+    (3, "eu", "30.00", None, "n3", NOON),
+    (4, "us", "40.00", "ü☕", "n4", NOON),
+    (6, "us", "60.00", "f", "n6", NOON),
+    (7, "us", "70.00", "g", "n7", NOON),
+    (8, "us", "80.00", "h", "n8", NOON),
+    (9, "eu", "90.00", "i", None, NOON),
+    (9, "eu", "90.00", "i", None, NOON),
+    (10, "eu", "100.00", "j", "n10", NOON),
+]
+TARGET = [
+    (1, "eu", "10.00", "a", "n1", NOON),
+    (2, "eu", "20.00", "B2", "x2", NOON),  # label and the sensitive note differ
+    (3, "eu", "30.00", "", "n3", NOON),  # '' against NULL
+    (5, "us", "50.00", "e", "n5", NOON),  # only in the target
+    (6, "us", "60.01", "f", "n6", NOON),  # within amount's tolerance
+    (7, "us", "70.50", "g", "n7", NOON),  # beyond it
+    *[(8, "us", "80.00", "h", "n8", NOON)] * 3,  # two copies more than the source's
+    (10, "eu", "100.00", "j", "n10", NOON + HOUR),
+]
+
+
+def model(rows) -> str:
+    def literal(value):
+        return "null" if value is None else f"'{value}'" if isinstance(value, str) else str(value)
+
+    values = ",\n    ".join(f"({', '.join(literal(v) for v in row)})" for row in rows)
+    return (
+        "select cast(id as int) as id, region, cast(amount as decimal(10, 2)) as amount, label,"
+        " note, timestamp_micros(placed_at) as placed_at\n"
+        f"from values\n    {values}\nas rows (id, region, amount, label, note, placed_at)\n"
+    )
+
+
+def sha(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def pair(name: str, **options) -> dict:
+    return {
+        "name": name,
+        "source": {"ref": "correction_source"},
+        "target": {"ref": "correction_target"},
+        "key": ["id", "region"],
+        "enforce_key": "warn",
+        "tolerance": {"columns": {"amount": {"abs_tol": 0.01}}},
+        "sensitive_columns": ["note"],
+        **options,
+    }
+
+
+PAIRS = [
+    pair("to_target"),
+    pair("to_source", sync={"direction": "target_to_source"}, algorithm="hashdiff"),
+    pair("hidden", sensitive=True, algorithm="hashdiff"),
+    {**pair("same"), "target": {"ref": "correction_source"}},
+    pair("roomy", sync={"max_corrections": 20}),
+]
+
+
+@pytest.fixture(scope="module")
+def published(scratch, spark):
+    """The pairs reconciled and published, with the relations they compare."""
+    with ExitStack() as files:
+        files.enter_context(scratch.file("models/correction_source.sql", model(SOURCE)))
+        files.enter_context(scratch.file("models/correction_target.sql", model(TARGET)))
+        built = scratch.dbt(
+            "run", "--select", "correction_source correction_target", vars=scratch.demo_vars()
+        )
+        assert built.success
+        assert reconcile(scratch, PAIRS).success
+        yield
+
+
+@pytest.fixture(scope="module")
+def corrections(published, scratch, spark):
+    rows = spark.table(f"{scratch.schema}.parity_corrections").collect()
+    history = spark.table(f"{scratch.schema}.parity_run_corrections").collect()
+    by_pair: dict[str, dict] = {}
+    for row in rows:
+        by_pair.setdefault(row["pair_name"], {})[(row["key"], row["operation"])] = row.asDict()
+    return by_pair, rows, history
+
+
+def apply(scratch, spark, **request):
+    """An apply of the published run's corrections; its rows of parity_applies, by pair."""
+    ran = scratch.dbt(
+        "run",
+        "--select",
+        "parity_applies",
+        vars=scratch.demo_vars(parity={"pairs": PAIRS}, parity_apply=request),
+    )
+    assert ran.success, error_text(ran)
+    rows = spark.table(f"{scratch.schema}.parity_applies").collect()
+    latest = max(r["applied_at"] for r in rows)
+    return {r["pair_name"]: r.asDict() for r in rows if r["applied_at"] == latest}
+
+
+def key(id_: int, region: str) -> str:
+    return json.dumps([str(id_), region], separators=(",", ":"))
+
+
+def loaded(row: dict) -> tuple:
+    """A correction as (copies, new values, values read at apply, before-image), JSON read."""
+    return (
+        row["copies"],
+        None if row["new_values"] is None else json.loads(row["new_values"]),
+        row["values_at_apply"],
+        None if row["before_image"] is None else json.loads(row["before_image"]),
+    )
+
+
+def whole(amount: str, label: str | None, note: str | None, at: str = AT) -> dict:
+    return {"amount": amount, "label": label, "note": note, "placed_at": at}
+
+
+def test_the_target_gets_what_the_source_holds(corrections):
+    found = corrections[0]["to_target"]
+    assert {k: loaded(v) for k, v in found.items()} == {
+        (key(2, "eu"), "update"): (1, {"label": "b"}, ["note"], {"label": "B2", "note": sha("x2")}),
+        (key(3, "eu"), "update"): (1, {"label": None}, [], {"label": ""}),
+        (key(4, "us"), "insert"): (
+            1,
+            {"amount": "40.00", "label": "ü☕", "placed_at": AT},
+            ["note"],
+            None,
+        ),
+        (key(5, "us"), "delete"): (1, None, [], whole("50.00", "e", sha("n5"))),
+        (key(7, "us"), "update"): (1, {"amount": "70.00"}, [], {"amount": "70.50"}),
+        (key(8, "us"), "delete"): (2, None, [], whole("80.00", "h", sha("n8"))),
+        (key(9, "eu"), "insert"): (
+            2,
+            {"amount": "90.00", "label": "i", "placed_at": AT},
+            ["note"],
+            None,
+        ),
+        (key(10, "eu"), "update"): (1, {"placed_at": AT}, [], {"placed_at": AN_HOUR_LATER}),
+    }
+    assert {v["direction"] for v in found.values()} == {"source_to_target"}
+    assert {v["corrected_relation"].split(".")[-1] for v in found.values()} == {"correction_target"}
+
+
+def test_the_source_gets_what_the_target_holds_when_the_pair_says_so(corrections):
+    found = corrections[0]["to_source"]
+    assert {k: loaded(v) for k, v in found.items()} == {
+        (key(2, "eu"), "update"): (1, {"label": "B2"}, ["note"], {"label": "b", "note": sha("n2")}),
+        (key(3, "eu"), "update"): (1, {"label": ""}, [], {"label": None}),
+        (key(4, "us"), "delete"): (1, None, [], whole("40.00", "ü☕", sha("n4"))),
+        (key(5, "us"), "insert"): (
+            1,
+            {"amount": "50.00", "label": "e", "placed_at": AT},
+            ["note"],
+            None,
+        ),
+        (key(7, "us"), "update"): (1, {"amount": "70.50"}, [], {"amount": "70.00"}),
+        (key(8, "us"), "insert"): (
+            2,
+            {"amount": "80.00", "label": "h", "placed_at": AT},
+            ["note"],
+            None,
+        ),
+        (key(9, "eu"), "delete"): (2, None, [], whole("90.00", "i", None)),
+        (key(10, "eu"), "update"): (1, {"placed_at": AN_HOUR_LATER}, [], {"placed_at": AT}),
+    }
+    assert {v["corrected_relation"].split(".")[-1] for v in found.values()} == {"correction_source"}
+
+
+def test_a_sensitive_pair_corrects_without_a_value_or_key_in_sight(corrections):
+    found = corrections[0]["hidden"]
+    assert sorted(op for _, op in found) == sorted(["update"] * 4 + ["insert"] * 2 + ["delete"] * 2)
+    for (hashed_key, operation), row in found.items():
+        assert hashed_key.startswith("sha256:")
+        if operation == "insert":
+            assert (row["new_values"], row["values_at_apply"]) == (None, ["*"])
+        elif operation == "update":
+            assert json.loads(row["new_values"]) == {}
+            assert set(row["values_at_apply"]) == set(json.loads(row["before_image"]))
+            assert all(v.startswith("sha256:") for v in json.loads(row["before_image"]).values())
+        else:
+            assert row["before_image"].startswith("sha256:")
+    published = " ".join(str(v) for row in found.values() for v in row.values())
+    for value in ("B2", "ü☕", "70.50", "x2", "n5", AN_HOUR_LATER, '"eu"'):
+        assert value not in published
+
+
+def test_a_pair_in_parity_has_nothing_to_correct(corrections):
+    assert "same" not in corrections[0]
+
+
+def test_the_history_holds_the_published_runs_corrections(corrections):
+    _, rows, history = corrections
+    assert rows and all(row in history for row in rows)
+
+
+def test_a_dry_run_counts_what_an_apply_would_change_and_writes_nothing(published, scratch, spark):
+    before = spark.table(f"{scratch.schema}.correction_target").collect()
+    done = apply(scratch, spark, pairs=["roomy", "to_target"])
+    assert {name: (r["mode"], r["outcome"]) for name, r in done.items()} == {
+        "roomy": ("dry_run", "planned"),
+        # 10 rows to correct of 10: more than 1% of them.
+        "to_target": ("dry_run", "refused"),
+    }
+    roomy = done["roomy"]
+    assert (roomy["inserts"], roomy["deletes"], roomy["updates"], roomy["conflicts"]) == (
+        3,
+        3,
+        4,
+        None,
+    )
+    assert roomy["reason"] == "" and roomy["corrected_relation"].endswith("correction_target")
+    assert done["to_target"]["reason"] == (
+        "10 rows to correct, more than its max_corrections (1%: 0.1 rows): set force to apply them"
+    )
+    assert sorted(spark.table(f"{scratch.schema}.correction_target").collect()) == sorted(before)
+
+
+def test_force_passes_max_corrections_and_nothing_else(published, scratch, spark):
+    done = apply(scratch, spark, pairs=["to_target", "hidden", "same"], force=True)
+    assert (done["to_target"]["outcome"], done["to_target"]["forced"]) == ("planned", True)
+    assert done["hidden"]["outcome"] == "refused"
+    assert done["hidden"]["reason"].startswith("its key is sensitive")
+    assert (done["same"]["outcome"], done["same"]["inserts"] + done["same"]["updates"]) == (
+        "planned",
+        0,
+    )
+
+
+def test_no_build_without_the_var_has_a_model_that_writes(published, scratch):
+    listed = scratch.dbt(
+        "ls", "--resource-type", "model", vars=scratch.demo_vars(parity={"pairs": PAIRS})
+    )
+    assert listed.success
+    models = {name.split(".")[-1] for name in listed.result}
+    assert "parity_corrections" in models and "parity_applies" not in models
+
+
+def test_a_pair_the_project_does_not_declare_fails_the_apply(published, scratch):
+    ran = scratch.dbt(
+        "run",
+        "--select",
+        "parity_applies",
+        vars=scratch.demo_vars(parity={"pairs": PAIRS}, parity_apply={"pair": "nowhere"}),
+    )
+    assert not ran.success
+    assert "parity_apply: no pair named 'nowhere' is declared (pairs: hidden," in error_text(ran)
