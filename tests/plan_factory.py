@@ -38,6 +38,7 @@ def side_columns(side: str) -> dict[str, str]:
         "rows_of_keys_sql": "",
         "key_names": json.dumps(["id"]),
         "column_names": json.dumps(["a", "b"]),
+        "column_profiles": "[]",
         "schema_snapshot": "[]",
         "file_view": "",
     }

@@ -130,6 +130,7 @@
             side ~ '_rows_of_keys_sql': queries['rows_of_keys'],
             side ~ '_key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
             side ~ '_column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
+            side ~ '_column_profiles': tojson(matched[side] | map(attribute='profile') | list),
             side ~ '_schema_snapshot': tojson(parity.schema_snapshot(described[side])),
             side ~ '_file_view': tojson(location['file_view']) if location.get('file_view') else '',
             side ~ '_fingerprint': parity._side_fingerprint(pair['name'], side, remote_columns),
@@ -192,6 +193,7 @@
             side ~ '_relation_name': location['name'] or '',
             side ~ '_key_names': '[]',
             side ~ '_column_names': '[]',
+            side ~ '_column_profiles': '[]',
             side ~ '_schema_snapshot': '[]',
         }) -%}
     {%- endfor -%}

@@ -55,6 +55,10 @@ class SidePlan:
     native_hash_column: str
     # The relation's columns as its engine reports them (macros/plan/schema_snapshot.sql).
     schema_snapshot: tuple[dict[str, Any], ...] = ()
+    # What each matched column (keys, then compared columns) is canonicalized as on this side:
+    # its negotiated profile (macros/plan/negotiate_profile.sql), which an apply reads values
+    # back by (sync/typed_values.py).
+    column_profiles: tuple[dict[str, Any], ...] = ()
     # After how long its engine stops a query (its source's meta, an hour by default); None: no
     # limit.
     statement_timeout_seconds: float | None = None
@@ -263,6 +267,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         key_is_position=row["key_is_position"] == "true",
         native_hash_column=row["native_hash_column"],
         schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
+        column_profiles=tuple(json.loads(field("column_profiles"))),
         statement_timeout_seconds=timeout_seconds(field("statement_timeout_seconds")),
         allowed_paths=allowed_paths(field("allowed_paths")),
         connections=int(field("connections") or 1),
