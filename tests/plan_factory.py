@@ -39,6 +39,7 @@ def side_columns(side: str) -> dict[str, str]:
         "key_names": json.dumps(["id"]),
         "column_names": json.dumps(["a", "b"]),
         "column_profiles": "[]",
+        "canonical_columns": "[]",
         "schema_snapshot": "[]",
         "file_view": "",
     }

@@ -105,6 +105,12 @@
         {#- What the SQL selects from: the relation, or the view over files that parity registers. -#}
         {%- set reads = location.get('reads', location['name']) -%}
         {%- set canonical_sql = parity.side_select(dialect, reads, key_count, matched[side], filters[side], exact=true) -%}
+        {#- Each matched column's canonical text over the relation itself, for an apply to read the
+            rows it corrects as the comparison read them. -#}
+        {%- set canonical_columns = [] -%}
+        {%- for column in matched[side] -%}
+            {%- do canonical_columns.append(parity.canonical_value(dialect, parity.quote_identifier(dialect, column['name']), column['profile'])) -%}
+        {%- endfor -%}
         {%- set queries = {'profile': '', 'checksums': '', 'rows': ''} if in_session[side]
             else parity.remote_queries(dialect, location['name'], key_count, matched[side], filters[side], aliases) -%}
         {%- do row.update({
@@ -131,6 +137,7 @@
             side ~ '_key_names': tojson(matched[side][:key_count] | map(attribute='name') | list),
             side ~ '_column_names': tojson(matched[side][key_count:] | map(attribute='name') | list),
             side ~ '_column_profiles': tojson(matched[side] | map(attribute='profile') | list),
+            side ~ '_canonical_columns': tojson(canonical_columns),
             side ~ '_schema_snapshot': tojson(parity.schema_snapshot(described[side])),
             side ~ '_file_view': tojson(location['file_view']) if location.get('file_view') else '',
             side ~ '_fingerprint': parity._side_fingerprint(pair['name'], side, remote_columns),
@@ -194,6 +201,7 @@
             side ~ '_key_names': '[]',
             side ~ '_column_names': '[]',
             side ~ '_column_profiles': '[]',
+            side ~ '_canonical_columns': '[]',
             side ~ '_schema_snapshot': '[]',
         }) -%}
     {%- endfor -%}

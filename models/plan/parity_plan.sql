@@ -5,7 +5,7 @@
     to compare the pair again. -#}
 {%- set side_columns = [
     'dialect', 'in_session', 'connection_env', 'statement_timeout_seconds', 'allowed_paths', 'connections', 'relation_name', 'canonical_sql', 'native_sql',
-    'checksum_sql', 'exact_checksum_sql', 'profile_sql', 'blocks_sql', 'bounds_sql', 'blocks_between_sql', 'duplicates_sql', 'duplicate_examples_sql', 'checksums_sql', 'rows_sql', 'rows_of_keys_sql', 'key_names', 'column_names', 'column_profiles', 'schema_snapshot',
+    'checksum_sql', 'exact_checksum_sql', 'profile_sql', 'blocks_sql', 'bounds_sql', 'blocks_between_sql', 'duplicates_sql', 'duplicate_examples_sql', 'checksums_sql', 'rows_sql', 'rows_of_keys_sql', 'key_names', 'column_names', 'column_profiles', 'canonical_columns', 'schema_snapshot',
     'file_view', 'fingerprint',
 ] -%}
 {%- set plan_columns = [

@@ -59,6 +59,9 @@ class SidePlan:
     # its negotiated profile (macros/plan/negotiate_profile.sql), which an apply reads values
     # back by (sync/typed_values.py).
     column_profiles: tuple[dict[str, Any], ...] = ()
+    # The same columns' canonical text as SQL of the side's dialect over the relation itself
+    # (its columns by name): what an apply reads the rows it corrects by.
+    canonical_columns: tuple[str, ...] = ()
     # After how long its engine stops a query (its source's meta, an hour by default); None: no
     # limit.
     statement_timeout_seconds: float | None = None
@@ -268,6 +271,7 @@ def _side_plan(row: dict[str, Any], side: str) -> SidePlan:
         native_hash_column=row["native_hash_column"],
         schema_snapshot=tuple(json.loads(field("schema_snapshot"))),
         column_profiles=tuple(json.loads(field("column_profiles"))),
+        canonical_columns=tuple(json.loads(field("canonical_columns"))),
         statement_timeout_seconds=timeout_seconds(field("statement_timeout_seconds")),
         allowed_paths=allowed_paths(field("allowed_paths")),
         connections=int(field("connections") or 1),

@@ -15,10 +15,13 @@ from parity.log import logger
 from parity.plan import PairPlan, pairs_from_rows
 from parity.results.spark_schema import row_of
 from parity.sync.guards import Planned, refusal
+from parity.sync.postgres_writer import write_corrections
 from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
 from parity.sync.request import ApplyRequest, RequestError, read_request
 
 OPERATIONS = {"insert": "inserts", "delete": "deletes", "update": "updates"}
+# Who writes corrections to a relation of each dialect.
+WRITERS = {"postgres": write_corrections}
 
 
 def apply_corrections(
@@ -51,6 +54,11 @@ def apply_corrections(
         pair, result = pairs[name], published.get(name)
         counts = planned.get(name, Planned())
         outcome, reason = _decided(pair, result, counts, request, applied)
+        conflicts = None
+        if outcome == APPLIED:
+            outcome, reason, counts, conflicts = _written(
+                pair, _corrections_of(corrections, result)
+            )
         said = f" ({reason})" if reason else ""
         logger.info("parity pair '%s': apply %s: %s%s", name, outcome, _counted(counts), said)
         records.append(
@@ -69,7 +77,7 @@ def apply_corrections(
                 inserts=counts.inserts,
                 deletes=counts.deletes,
                 updates=counts.updates,
-                conflicts=None,
+                conflicts=conflicts,
                 config_hash=pair.config_hash,
                 tolerance_hash=pair.tolerance_hash,
             )
@@ -132,9 +140,56 @@ def _decided(
         )
     if not request.write:
         return PLANNED, ""
+    return APPLIED, ""
+
+
+def _corrections_of(corrections: DataFrame, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The published result's corrections, deletes first (a key's old copies go before its new
+    ones come), then updates and inserts, each by key."""
+    rows = corrections.where(
+        (F.col("pair_name") == result["pair_name"]) & (F.col("run_id") == result["run_id"])
+    ).collect()
+    order = {"delete": 0, "update": 1, "insert": 2}
+    return sorted((r.asDict() for r in rows), key=lambda r: (order[r["operation"]], r["key"]))
+
+
+def _written(
+    pair: PairPlan, corrections: list[dict[str, Any]]
+) -> tuple[str, str, Planned, int | None]:
+    """The pair's corrections written, or why they cannot be: the outcome, its reason, what was
+    written and the conflicts left alone."""
+    reason = _unwritable(pair, corrections)
+    if reason:
+        return REFUSED, reason, Planned(), None
+    corrected = _corrected(pair)
+    variable = pair.config["sync"]["apply_connection_env"]
+    written = WRITERS[corrected.dialect](pair, corrected, corrections, variable)
+    if written.conflicts:
+        keys = ", ".join(written.conflicts[:10])
+        reason = (
+            f"{len(written.conflicts)} rows changed since the run were left alone (keys {keys})"
+        )
+    done = Planned(written.inserted, written.deleted, written.updated)
+    return APPLIED, reason, done, len(written.conflicts)
+
+
+def _unwritable(pair: PairPlan, corrections: list[dict[str, Any]]) -> str:
+    """Why these corrections cannot be written, or ""."""
     dialect = _corrected(pair).dialect
-    return (
-        REFUSED,
-        f"writing to {dialect} relations is not supported yet: a dry run lists what an apply"
-        " would change",
-    )
+    if dialect not in WRITERS:
+        return (
+            f"writing to {dialect} relations is not supported yet: a dry run lists what an"
+            " apply would change"
+        )
+    if not pair.config["sync"]["apply_connection_env"]:
+        return (
+            "its sync.apply_connection_env names no variable: an apply writes through a"
+            " connection of its own"
+        )
+    hidden = sum(1 for c in corrections if c["values_at_apply"])
+    if hidden:
+        return (
+            f"{hidden} corrections hold sensitive values, which an apply does not read from the"
+            " right side yet"
+        )
+    return ""

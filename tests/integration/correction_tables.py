@@ -1,0 +1,54 @@
+"""Two small tables that differ in every way a correction can mend, for the correction set and
+the applies: a compound key, a decimal, text with NULL, '' and unicode, a note a pair may hide,
+a timestamp, and duplicates."""
+
+from __future__ import annotations
+
+import hashlib
+
+# 2024-03-10 12:00:00 UTC, and an hour later, as Spark's timestamps (instants).
+NOON = 1_710_072_000_000_000
+HOUR = 3_600_000_000
+AT = "2024-03-10 12:00:00.000000"
+AN_HOUR_LATER = "2024-03-10 13:00:00.000000"
+
+# (id, region, amount, label, note, placed_at): a compound key, a decimal, text with NULL, '' and
+# unicode, a sensitive note and a timestamp.
+SOURCE = [
+    (1, "eu", "10.00", "a", "n1", NOON),
+    (2, "eu", "20.00", "b", "n2", NOON),
+    (3, "eu", "30.00", None, "n3", NOON),
+    (4, "us", "40.00", "ü☕", "n4", NOON),
+    (6, "us", "60.00", "f", "n6", NOON),
+    (7, "us", "70.00", "g", "n7", NOON),
+    (8, "us", "80.00", "h", "n8", NOON),
+    (9, "eu", "90.00", "i", None, NOON),
+    (9, "eu", "90.00", "i", None, NOON),
+    (10, "eu", "100.00", "j", "n10", NOON),
+]
+TARGET = [
+    (1, "eu", "10.00", "a", "n1", NOON),
+    (2, "eu", "20.00", "B2", "x2", NOON),  # label and the sensitive note differ
+    (3, "eu", "30.00", "", "n3", NOON),  # '' against NULL
+    (5, "us", "50.00", "e", "n5", NOON),  # only in the target
+    (6, "us", "60.01", "f", "n6", NOON),  # within amount's tolerance
+    (7, "us", "70.50", "g", "n7", NOON),  # beyond it
+    *[(8, "us", "80.00", "h", "n8", NOON)] * 3,  # two copies more than the source's
+    (10, "eu", "100.00", "j", "n10", NOON + HOUR),
+]
+
+
+def model(rows) -> str:
+    def literal(value):
+        return "null" if value is None else f"'{value}'" if isinstance(value, str) else str(value)
+
+    values = ",\n    ".join(f"({', '.join(literal(v) for v in row)})" for row in rows)
+    return (
+        "select cast(id as int) as id, region, cast(amount as decimal(10, 2)) as amount, label,"
+        " note, timestamp_micros(placed_at) as placed_at\n"
+        f"from values\n    {values}\nas rows (id, region, amount, label, note, placed_at)\n"
+    )
+
+
+def sha(text: str) -> str:
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
