@@ -15,13 +15,12 @@ from parity.log import logger
 from parity.plan import PairPlan, pairs_from_rows
 from parity.results.spark_schema import row_of
 from parity.sync.guards import Planned, refusal
-from parity.sync.postgres_writer import write_corrections
 from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
 from parity.sync.request import ApplyRequest, RequestError, read_request
+from parity.sync.sql_writer import write_corrections
+from parity.sync.write_sessions import WRITE_SESSIONS
 
 OPERATIONS = {"insert": "inserts", "delete": "deletes", "update": "updates"}
-# Who writes corrections to a relation of each dialect.
-WRITERS = {"postgres": write_corrections}
 
 
 def apply_corrections(
@@ -163,7 +162,7 @@ def _written(
         return REFUSED, reason, Planned(), None
     corrected = _corrected(pair)
     variable = pair.config["sync"]["apply_connection_env"]
-    written = WRITERS[corrected.dialect](pair, corrected, corrections, variable)
+    written = write_corrections(pair, corrected, corrections, variable)
     if written.conflicts:
         keys = ", ".join(written.conflicts[:10])
         reason = (
@@ -176,7 +175,7 @@ def _written(
 def _unwritable(pair: PairPlan, corrections: list[dict[str, Any]]) -> str:
     """Why these corrections cannot be written, or ""."""
     dialect = _corrected(pair).dialect
-    if dialect not in WRITERS:
+    if dialect not in WRITE_SESSIONS:
         return (
             f"writing to {dialect} relations is not supported yet: a dry run lists what an"
             " apply would change"

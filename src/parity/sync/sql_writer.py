@@ -1,8 +1,7 @@
-"""Corrections written to a PostgreSQL relation: in one transaction, through a connection of the
-apply's own (the pair's `sync.apply_connection_env`, never the reading one), with the relation
-locked against other writers (readers go on) while each row is read back as the comparison read
-it (the plan's canonical SQL) and changed only where it still holds what the run saw (the
-before-image).
+"""Corrections written to a relation outside Spark: in one transaction, through a connection of
+the apply's own (the pair's `sync.apply_connection_env`, never the reading one; write_sessions.py),
+with other writers kept out while each row is read back as the comparison read it (the plan's
+canonical SQL) and changed only where it still holds what the run saw (the before-image).
 Values are bound as parameters, never pasted into the SQL."""
 
 from __future__ import annotations
@@ -17,10 +16,8 @@ from parity.errors import ParityError
 from parity.plan import PairPlan, SidePlan
 from parity.sides.published_errors import published, secrets_of
 from parity.sync.typed_values import typed_value
+from parity.sync.write_sessions import WRITE_SESSIONS
 from parity.values.masking import hashed
-
-# Each row's identity while the transaction holds its lock, beside its canonical text.
-ROW_ID = "ctid"
 
 
 @dataclass
@@ -39,20 +36,25 @@ class Written:
 def write_corrections(
     pair: PairPlan, corrected: SidePlan, corrections: Iterable[dict[str, Any]], variable: str
 ) -> Written:
-    import psycopg
-
-    url = os.environ.get(variable)
-    if not url:
+    session = WRITE_SESSIONS[corrected.dialect]
+    target = os.environ.get(variable)
+    if not target:
         raise ParityError(pair.name, f"sync.apply_connection_env names {variable}, which is unset")
-    reader = _Reader(pair, corrected)
+    reader = _Reader(pair, corrected, session.row_id, session.mark)
     written = Written()
     try:
-        with psycopg.connect(url) as connection, connection.transaction():
-            connection.execute(f"lock table {corrected.relation_name} in share row exclusive mode")
+        connection = session.connect(target)
+        try:
+            if session.lock:
+                connection.execute(session.lock.format(relation=corrected.relation_name))
             for correction in corrections:
                 _correct(connection, reader, correction, written)
-    except psycopg.Error as error:
-        reason = published(str(error).strip(), secrets_of(url))
+            connection.commit()
+        finally:
+            # Rolls back what was not committed.
+            connection.close()
+    except session.errors() as error:
+        reason = published(str(error).strip(), secrets_of(target))
         raise ParityError(
             pair.name,
             f"the apply to {corrected.relation_name} failed, nothing was written: {reason}",
@@ -63,7 +65,8 @@ def write_corrections(
 class _Reader:
     """The corrected relation's rows of one key, as canonical text by source column name."""
 
-    def __init__(self, pair: PairPlan, corrected: SidePlan) -> None:
+    def __init__(self, pair: PairPlan, corrected: SidePlan, row_id: str, mark: str) -> None:
+        self.row_id, self.mark = row_id, mark
         keys = len(corrected.key_names)
         self.keys = [_quoted(name) for name in corrected.key_names]
         self.columns = [_quoted(name) for name in corrected.column_names]
@@ -75,9 +78,9 @@ class _Reader:
         self.masking = pair.masking
         self.relation = corrected.relation_name
         canonical = ", ".join(corrected.canonical_columns[keys:]) or "null"
-        matches = " and ".join(f"{key} = %s" for key in self.keys)
+        matches = " and ".join(f"{key} = {mark}" for key in self.keys)
         self.select = (
-            f"select {ROW_ID}, {canonical} from {self.relation} as __parity_relation"
+            f"select {row_id}, {canonical} from {self.relation} as __parity_relation"
             f" where {matches}"
         )
         self.sources = pair.source.column_names
@@ -106,10 +109,11 @@ def _correct(
         before = json.loads(correction["before_image"])
         held = [rid for rid, row in rows if _holds(reader, row, before)]
         if len(held) == 1:
-            sets = ", ".join(f"{reader.names[name]} = %s" for name in new)
+            sets = ", ".join(f"{reader.names[name]} = {reader.mark}" for name in new)
             values = [typed_value(reader.value_profiles[name], text) for name, text in new.items()]
             connection.execute(
-                f"update {reader.relation} set {sets} where {ROW_ID} = %s", [*values, held[0]]
+                f"update {reader.relation} set {sets} where {reader.row_id} = {reader.mark}",
+                [*values, held[0]],
             )
             written.updated += 1
         elif len(rows) == 1 and _holds(reader, rows[0][1], new):
@@ -121,7 +125,9 @@ def _correct(
         held = [rid for rid, row in rows if _holds(reader, row, before)]
         if len(held) >= correction["copies"]:
             for rid in held[: correction["copies"]]:
-                connection.execute(f"delete from {reader.relation} where {ROW_ID} = %s", [rid])
+                connection.execute(
+                    f"delete from {reader.relation} where {reader.row_id} = {reader.mark}", [rid]
+                )
             written.deleted += correction["copies"]
         elif not rows:
             written.unchanged += 1
@@ -129,7 +135,7 @@ def _correct(
             written.conflicts.append(correction["key"])
     elif not rows:
         columns = ", ".join([*reader.keys, *(reader.names[name] for name in new)])
-        marks = ", ".join(["%s"] * (len(reader.keys) + len(new)))
+        marks = ", ".join([reader.mark] * (len(reader.keys) + len(new)))
         values = [typed_value(reader.value_profiles[name], text) for name, text in new.items()]
         for _ in range(correction["copies"]):
             connection.execute(

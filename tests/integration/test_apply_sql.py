@@ -1,0 +1,190 @@
+"""Corrections applied to a PostgreSQL or DuckDB target: in one transaction through the apply's
+own connection, a row a writer changed since the run left alone as a conflict, the same run never
+applied twice, and the next build finding the pair in parity."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+import duckdb
+import psycopg
+import pytest
+
+from tests.integration.correction_tables import SOURCE, TARGET, model
+from tests.integration.dbt_project_copy import error_text
+from tests.integration.remote_tables import engine_sources, reconcile
+
+READ_ENV, WRITE_ENV = "PARITY_TEST_APPLY_READ", "PARITY_TEST_APPLY_WRITE"
+TABLE = """
+create table corrected (
+    id integer,
+    region text,
+    amount numeric(10, 2),
+    label text,
+    note text,
+    placed_at timestamptz
+)
+"""
+# Each row with its instant as microseconds since the epoch, however the engine returns it.
+HELD = {
+    "postgres": "select id, region, amount, label, note,"
+    " (extract(epoch from placed_at) * 1000000)::bigint from corrected",
+    "duckdb": "select id, region, amount, label, note, epoch_us(placed_at) from corrected",
+}
+SCHEMAS = {"postgres": "public", "duckdb": "main"}
+
+
+def pair(engine: str) -> dict[str, Any]:
+    return {
+        "name": f"to_{engine}",
+        "source": {"ref": "correction_source"},
+        "target": {"source": [f"apply_{engine}", "corrected"]},
+        "key": ["id", "region"],
+        "enforce_key": "warn",
+        "tolerance": {"columns": {"amount": {"abs_tol": 0.01}}},
+        "sync": {"apply_connection_env": WRITE_ENV, "max_corrections": 100},
+    }
+
+
+def with_amount(row: tuple, amount: str) -> tuple:
+    return (*row[:2], amount, *row[3:])
+
+
+# The source's rows, but for the amount of order 6, within its tolerance: never corrected.
+CORRECTED = [with_amount(r, "60.01") if r[0] == 6 else r for r in SOURCE]
+
+
+def typed(row: tuple) -> tuple:
+    id_, region, amount, label, note, micros = row
+    placed_at = dt.datetime(1970, 1, 1, tzinfo=dt.UTC) + dt.timedelta(microseconds=micros)
+    return (id_, region, Decimal(amount), label, note, placed_at)
+
+
+def ordered(rows) -> list[tuple]:
+    return sorted((tuple(r) for r in rows), key=lambda r: (r[0], r[1], r[3] or ""))
+
+
+def expected(rows) -> list[tuple]:
+    return ordered((*r[:2], Decimal(r[2]), *r[3:]) for r in rows)
+
+
+@contextlib.contextmanager
+def connected(engine: str, target: str) -> Iterator[Any]:
+    """A connection that commits what it did, and is closed (a DuckDB file is one process's
+    while open)."""
+    if engine == "postgres":
+        with psycopg.connect(target, autocommit=True) as connection:
+            yield connection
+    else:
+        connection = duckdb.connect(target)
+        try:
+            yield connection
+        finally:
+            connection.close()
+
+
+class Target:
+    def __init__(self, engine: str, location: str) -> None:
+        self.engine, self.location = engine, location
+
+    def held(self) -> list[tuple]:
+        with connected(self.engine, self.location) as connection:
+            return ordered(connection.execute(HELD[self.engine]).fetchall())
+
+    def change(self, sql: str) -> None:
+        with connected(self.engine, self.location) as connection:
+            connection.execute(sql)
+
+
+@pytest.fixture(scope="module", params=["postgres", "duckdb"])
+def target(request, scratch, spark, tmp_path_factory) -> Iterator[Target]:
+    engine = request.param
+    location = (
+        request.getfixturevalue("postgres_url")
+        if engine == "postgres"
+        else str(tmp_path_factory.mktemp("apply") / "target.duckdb")
+    )
+    with connected(engine, location) as connection:
+        connection.execute("drop table if exists corrected")
+        connection.execute(TABLE)
+        marks = ", ".join(["%s" if engine == "postgres" else "?"] * 6)
+        connection.cursor().executemany(
+            f"insert into corrected values ({marks})", [typed(r) for r in TARGET]
+        )
+    sources = engine_sources(f"apply_{engine}", engine, READ_ENV, SCHEMAS[engine], ["corrected"])
+    with (
+        scratch.file("models/correction_source.sql", model(SOURCE)),
+        scratch.file(f"models/apply_{engine}_sources.yml", sources),
+        pytest.MonkeyPatch.context() as environment,
+    ):
+        environment.setenv(READ_ENV, location)
+        environment.setenv(WRITE_ENV, location)
+        built = scratch.dbt("run", "--select", "correction_source", vars=scratch.demo_vars())
+        assert built.success
+        yield Target(engine, location)
+
+
+def applied(scratch, spark, engine: str, **request) -> dict[str, Any]:
+    name = f"to_{engine}"
+    ran = scratch.dbt(
+        "run",
+        "--select",
+        "parity_applies",
+        vars=scratch.demo_vars(
+            parity={"pairs": [pair(engine)]}, parity_apply={"pair": name, **request}
+        ),
+    )
+    assert ran.success, error_text(ran)
+    rows = spark.table(f"{scratch.schema}.parity_applies").where(f"pair_name = '{name}'")
+    return max(rows.collect(), key=lambda r: r["applied_at"]).asDict()
+
+
+def summary(scratch, spark, engine: str) -> dict[str, Any]:
+    assert reconcile(scratch, [pair(engine)]).success
+    rows = spark.table(f"{scratch.schema}.parity_summary").where(f"pair_name = 'to_{engine}'")
+    (row,) = rows.collect()
+    return row.asDict()
+
+
+def test_applied_corrections_leave_the_pair_in_parity(target, scratch, spark):
+    engine = target.engine
+    first = summary(scratch, spark, engine)
+    assert not first["passed"] and first["differing_rows"] == 10
+    # A writer changes one row the run found differing, before the apply reads it.
+    target.change("update corrected set amount = 71.00 where id = 7")
+
+    done = applied(scratch, spark, engine, write=True)
+    assert (done["outcome"], done["mode"], done["run_id"]) == ("applied", "write", first["run_id"])
+    # Key 4 and both copies of 9 in; 5 and two copies of 8 out; 2, 3 and 10 changed; 7 kept.
+    assert (done["inserts"], done["deletes"], done["updates"]) == (3, 3, 3)
+    assert done["conflicts"] == 1 and '["7","us"]' in done["reason"]
+    changed = [with_amount(r, "71.00") if r[0] == 7 else r for r in CORRECTED]
+    assert target.held() == expected(changed)
+
+    again = applied(scratch, spark, engine, write=True)
+    assert again["outcome"] == "unchanged" and again["reason"].startswith(
+        f"run {first['run_id']}'s corrections were applied by apply {done['apply_id']}"
+    )
+    assert target.held() == expected(changed)
+
+    # The next build finds only the row changed since; once that is applied, nothing.
+    second = summary(scratch, spark, engine)
+    assert (second["passed"], second["value_mismatch_rows"], second["differing_rows"]) == (
+        False,
+        1,
+        1,
+    )
+    assert applied(scratch, spark, engine, write=True)["updates"] == 1
+    assert target.held() == expected(CORRECTED)
+    assert summary(scratch, spark, engine)["passed"]
+
+
+def test_a_dry_run_writes_nothing(target, scratch, spark):
+    before = target.held()
+    planned = applied(scratch, spark, target.engine)
+    assert planned["mode"] == "dry_run" and planned["outcome"] in ("planned", "unchanged")
+    assert target.held() == before
