@@ -12,11 +12,13 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from parity.log import logger
-from parity.plan import PairPlan, pairs_from_rows
+from parity.plan import PairPlan, SidePlan, pairs_from_rows
 from parity.results.spark_schema import row_of
+from parity.sync.decisions import Unwritable
 from parity.sync.guards import Planned, refusal
 from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
 from parity.sync.request import ApplyRequest, RequestError, read_request
+from parity.sync.spark_writer import write_spark_corrections
 from parity.sync.sql_writer import write_corrections
 from parity.sync.write_sessions import WRITE_SESSIONS
 
@@ -56,7 +58,7 @@ def apply_corrections(
         conflicts = None
         if outcome == APPLIED:
             outcome, reason, counts, conflicts = _written(
-                pair, _corrections_of(corrections, result)
+                spark, apply_id, pair, _corrections_of(corrections, result)
             )
         said = f" ({reason})" if reason else ""
         logger.info("parity pair '%s': apply %s: %s%s", name, outcome, _counted(counts), said)
@@ -153,16 +155,21 @@ def _corrections_of(corrections: DataFrame, result: dict[str, Any]) -> list[dict
 
 
 def _written(
-    pair: PairPlan, corrections: list[dict[str, Any]]
+    spark: SparkSession, apply_id: str, pair: PairPlan, corrections: list[dict[str, Any]]
 ) -> tuple[str, str, Planned, int | None]:
     """The pair's corrections written, or why they cannot be: the outcome, its reason, what was
     written and the conflicts left alone."""
-    reason = _unwritable(pair, corrections)
-    if reason:
-        return REFUSED, reason, Planned(), None
     corrected = _corrected(pair)
-    variable = pair.config["sync"]["apply_connection_env"]
-    written = write_corrections(pair, corrected, corrections, variable)
+    try:
+        _check_writable(pair, corrected, corrections)
+        if corrected.in_session:
+            written = write_spark_corrections(spark, pair, corrected, corrections, apply_id)
+        else:
+            variable = pair.config["sync"]["apply_connection_env"]
+            written = write_corrections(pair, corrected, corrections, variable)
+    except Unwritable as refused:
+        return REFUSED, str(refused), Planned(), None
+    reason = ""
     if written.conflicts:
         keys = ", ".join(written.conflicts[:10])
         reason = (
@@ -172,23 +179,21 @@ def _written(
     return APPLIED, reason, done, len(written.conflicts)
 
 
-def _unwritable(pair: PairPlan, corrections: list[dict[str, Any]]) -> str:
-    """Why these corrections cannot be written, or ""."""
-    dialect = _corrected(pair).dialect
-    if dialect not in WRITE_SESSIONS:
-        return (
-            f"writing to {dialect} relations is not supported yet: a dry run lists what an"
-            " apply would change"
+def _check_writable(pair: PairPlan, corrected: SidePlan, corrections: list[dict[str, Any]]) -> None:
+    """Raises why these corrections cannot be written."""
+    if not corrected.in_session and corrected.dialect not in WRITE_SESSIONS:
+        raise Unwritable(
+            f"writing to {corrected.dialect} relations is not supported yet: a dry run lists what"
+            " an apply would change"
         )
-    if not pair.config["sync"]["apply_connection_env"]:
-        return (
+    if not corrected.in_session and not pair.config["sync"]["apply_connection_env"]:
+        raise Unwritable(
             "its sync.apply_connection_env names no variable: an apply writes through a"
             " connection of its own"
         )
     hidden = sum(1 for c in corrections if c["values_at_apply"])
     if hidden:
-        return (
+        raise Unwritable(
             f"{hidden} corrections hold sensitive values, which an apply does not read from the"
             " right side yet"
         )
-    return ""

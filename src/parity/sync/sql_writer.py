@@ -6,31 +6,15 @@ Values are bound as parameters, never pasted into the SQL."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from parity.errors import ParityError
 from parity.plan import PairPlan, SidePlan
 from parity.sides.published_errors import published, secrets_of
-from parity.sync.typed_values import typed_value
-from parity.sync.write_sessions import WRITE_SESSIONS
-from parity.values.masking import hashed
-
-
-@dataclass
-class Written:
-    """What an apply did to the corrected relation, rows counted with their copies."""
-
-    inserted: int = 0
-    deleted: int = 0
-    updated: int = 0
-    # Corrections the relation held already (an earlier apply, or a writer since).
-    unchanged: int = 0
-    # Keys whose row no longer held what the run saw: left alone.
-    conflicts: list[str] = field(default_factory=list)
+from parity.sync.decisions import DELETE, INSERT, UPDATE, CorrectedColumns, Written, decide
+from parity.sync.write_sessions import WRITE_SESSIONS, WriteSession
 
 
 def write_corrections(
@@ -40,7 +24,7 @@ def write_corrections(
     target = os.environ.get(variable)
     if not target:
         raise ParityError(pair.name, f"sync.apply_connection_env names {variable}, which is unset")
-    reader = _Reader(pair, corrected, session.row_id, session.mark)
+    reader = _Reader(CorrectedColumns(pair, corrected), corrected, session)
     written = Written()
     try:
         connection = session.connect(target)
@@ -65,91 +49,46 @@ def write_corrections(
 class _Reader:
     """The corrected relation's rows of one key, as canonical text by source column name."""
 
-    def __init__(self, pair: PairPlan, corrected: SidePlan, row_id: str, mark: str) -> None:
-        self.row_id, self.mark = row_id, mark
-        keys = len(corrected.key_names)
-        self.keys = [_quoted(name) for name in corrected.key_names]
-        self.columns = [_quoted(name) for name in corrected.column_names]
-        self.key_profiles = corrected.column_profiles[:keys]
-        self.value_profiles = dict(
-            zip(pair.source.column_names, corrected.column_profiles[keys:], strict=True)
-        )
-        self.names = dict(zip(pair.source.column_names, self.columns, strict=True))
-        self.masking = pair.masking
+    def __init__(self, columns: CorrectedColumns, corrected: SidePlan, session: WriteSession):
+        self.columns, self.session = columns, session
         self.relation = corrected.relation_name
-        canonical = ", ".join(corrected.canonical_columns[keys:]) or "null"
-        matches = " and ".join(f"{key} = {mark}" for key in self.keys)
+        self.keys = [_quoted(name) for name in corrected.key_names]
+        canonical = ", ".join(corrected.canonical_columns[len(self.keys) :]) or "null"
+        matches = " and ".join(f"{key} = {session.mark}" for key in self.keys)
         self.select = (
-            f"select {row_id}, {canonical} from {self.relation} as __parity_relation"
+            f"select {session.row_id}, {canonical} from {self.relation} as __parity_relation"
             f" where {matches}"
         )
-        self.sources = pair.source.column_names
 
-    def key_values(self, key: str) -> list[Any]:
-        texts = json.loads(key) if len(self.keys) > 1 else [key]
-        return [typed_value(p, t) for p, t in zip(self.key_profiles, texts, strict=True)]
-
-    def rows(self, connection: Any, key: list[Any]) -> list[tuple[str, dict[str, str | None]]]:
+    def rows(self, connection: Any, key: list[Any]) -> list[tuple[Any, dict[str, str | None]]]:
         found = connection.execute(self.select, key).fetchall()
-        return [(row[0], dict(zip(self.sources, row[1:], strict=False))) for row in found]
-
-    def shown(self, name: str, text: str | None) -> str | None:
-        """A current value as the before-image holds it: hashed where the pair hides it."""
-        return hashed(text) if text is not None and self.masking.hides(name) else text
+        return [(row[0], dict(zip(self.columns.sources, row[1:], strict=False))) for row in found]
 
 
 def _correct(
     connection: Any, reader: _Reader, correction: dict[str, Any], written: Written
 ) -> None:
-    key = reader.key_values(correction["key"])
-    rows = reader.rows(connection, key)
-    operation = correction["operation"]
-    new = json.loads(correction["new_values"]) if correction["new_values"] else {}
-    if operation == "update":
-        before = json.loads(correction["before_image"])
-        held = [rid for rid, row in rows if _holds(reader, row, before)]
-        if len(held) == 1:
-            sets = ", ".join(f"{reader.names[name]} = {reader.mark}" for name in new)
-            values = [typed_value(reader.value_profiles[name], text) for name, text in new.items()]
+    key = reader.columns.key_values(correction["key"])
+    decision = decide(reader.columns, correction, reader.rows(connection, key))
+    mark, row_id, relation = reader.session.mark, reader.session.row_id, reader.relation
+    names = [_quoted(reader.columns.names[name]) for name in decision.values]
+    values = list(decision.values.values())
+    if decision.action == UPDATE:
+        sets = ", ".join(f"{name} = {mark}" for name in names)
+        connection.execute(
+            f"update {relation} set {sets} where {row_id} = {mark}", [*values, *decision.rows]
+        )
+    elif decision.action == DELETE:
+        for row in decision.rows:
+            connection.execute(f"delete from {relation} where {row_id} = {mark}", [row])
+    elif decision.action == INSERT:
+        columns = ", ".join([*reader.keys, *names])
+        marks = ", ".join([mark] * (len(reader.keys) + len(names)))
+        for _ in range(decision.copies):
             connection.execute(
-                f"update {reader.relation} set {sets} where {reader.row_id} = {reader.mark}",
-                [*values, held[0]],
+                f"insert into {relation} ({columns}) values ({marks})", [*key, *values]
             )
-            written.updated += 1
-        elif len(rows) == 1 and _holds(reader, rows[0][1], new):
-            written.unchanged += 1
-        else:
-            written.conflicts.append(correction["key"])
-    elif operation == "delete":
-        before = json.loads(correction["before_image"])
-        held = [rid for rid, row in rows if _holds(reader, row, before)]
-        if len(held) >= correction["copies"]:
-            for rid in held[: correction["copies"]]:
-                connection.execute(
-                    f"delete from {reader.relation} where {reader.row_id} = {reader.mark}", [rid]
-                )
-            written.deleted += correction["copies"]
-        elif not rows:
-            written.unchanged += 1
-        else:
-            written.conflicts.append(correction["key"])
-    elif not rows:
-        columns = ", ".join([*reader.keys, *(reader.names[name] for name in new)])
-        marks = ", ".join([reader.mark] * (len(reader.keys) + len(new)))
-        values = [typed_value(reader.value_profiles[name], text) for name, text in new.items()]
-        for _ in range(correction["copies"]):
-            connection.execute(
-                f"insert into {reader.relation} ({columns}) values ({marks})", [*key, *values]
-            )
-        written.inserted += correction["copies"]
-    elif all(_holds(reader, row, new) for _, row in rows):
-        written.unchanged += 1
-    else:
-        written.conflicts.append(correction["key"])
-
-
-def _holds(reader: _Reader, row: dict[str, str | None], image: dict[str, str | None]) -> bool:
-    return all(reader.shown(name, row.get(name)) == text for name, text in image.items())
+    written.add(decision, correction["key"])
 
 
 def _quoted(name: str) -> str:
