@@ -13,6 +13,7 @@ def model(dbt, session):
         dbt.config.get("parity_dbt_target"),
         dbt.ref("parity_plan"),
         dbt.ref("parity_summary"),
+        dbt.ref("parity_run_results"),
         dbt.ref("parity_corrections"),
         session.table(str(dbt.this)) if dbt.is_incremental else None,
     )

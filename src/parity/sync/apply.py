@@ -15,7 +15,7 @@ from parity.log import logger
 from parity.plan import PairPlan, SidePlan, pairs_from_rows
 from parity.results.spark_schema import row_of
 from parity.sync.decisions import Unwritable
-from parity.sync.guards import Planned, refusal
+from parity.sync.guards import Planned, changed_since, refusal
 from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
 from parity.sync.request import ApplyRequest, RequestError, read_request
 from parity.sync.spark_writer import write_spark_corrections
@@ -31,6 +31,7 @@ def apply_corrections(
     dbt_target: str,
     plan: DataFrame,
     summary: DataFrame,
+    results: DataFrame,
     corrections: DataFrame,
     history: DataFrame | None,
 ) -> DataFrame:
@@ -44,8 +45,13 @@ def apply_corrections(
         if "sync" not in pairs[name].config:
             raise RequestError(f"pair '{name}' was planned by an earlier parity: build it again")
     asked = list(request.pairs)
+    # Each pair's published result, with the fingerprints its run read.
+    fingerprints = results.select("run_id", "pair_name", "source_fingerprint", "target_fingerprint")
     published = {
-        r["pair_name"]: r.asDict() for r in summary.where(F.col("pair_name").isin(asked)).collect()
+        r["pair_name"]: r.asDict()
+        for r in summary.where(F.col("pair_name").isin(asked))
+        .join(fingerprints, ["run_id", "pair_name"], "left")
+        .collect()
     }
     planned = _planned(corrections, asked, published)
     applied = _applied_before(history, asked)
@@ -54,11 +60,11 @@ def apply_corrections(
     for name in asked:
         pair, result = pairs[name], published.get(name)
         counts = planned.get(name, Planned())
-        outcome, reason = _decided(pair, result, counts, request, applied)
+        outcome, reason = _decided(spark, pair, result, counts, request, applied)
         conflicts = None
         if outcome == APPLIED:
             outcome, reason, counts, conflicts = _written(
-                spark, apply_id, pair, _corrections_of(corrections, result)
+                spark, apply_id, pair, _corrections_of(corrections, result), counts
             )
         said = f" ({reason})" if reason else ""
         logger.info("parity pair '%s': apply %s: %s%s", name, outcome, _counted(counts), said)
@@ -123,6 +129,7 @@ def _counted(counts: Planned) -> str:
 
 
 def _decided(
+    spark: SparkSession,
     pair: PairPlan,
     result: dict[str, Any] | None,
     counts: Planned,
@@ -139,6 +146,9 @@ def _decided(
             UNCHANGED,
             f"run {run}'s corrections were applied by apply {applied[(pair.name, run)]}",
         )
+    changed = changed_since(spark, _corrected(pair), result) if result else ""
+    if changed and not request.force:
+        return REFUSED, changed
     if not request.write:
         return PLANNED, ""
     return APPLIED, ""
@@ -155,10 +165,14 @@ def _corrections_of(corrections: DataFrame, result: dict[str, Any]) -> list[dict
 
 
 def _written(
-    spark: SparkSession, apply_id: str, pair: PairPlan, corrections: list[dict[str, Any]]
+    spark: SparkSession,
+    apply_id: str,
+    pair: PairPlan,
+    corrections: list[dict[str, Any]],
+    planned: Planned,
 ) -> tuple[str, str, Planned, int | None]:
     """The pair's corrections written, or why they cannot be: the outcome, its reason, what was
-    written and the conflicts left alone."""
+    written (or, refused, what was asked) and the conflicts left alone."""
     corrected = _corrected(pair)
     try:
         _check_writable(pair, corrected, corrections)
@@ -168,7 +182,7 @@ def _written(
             variable = pair.config["sync"]["apply_connection_env"]
             written = write_corrections(pair, corrected, corrections, variable)
     except Unwritable as refused:
-        return REFUSED, str(refused), Planned(), None
+        return REFUSED, str(refused), planned, None
     reason = ""
     if written.conflicts:
         keys = ", ".join(written.conflicts[:10])

@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from parity.plan import PairPlan
+from pyspark.sql import SparkSession
+
+from parity.pipelines.incremental import fingerprint_text
+from parity.plan import PairPlan, SidePlan
+from parity.sides.fingerprints import input_fingerprint
+
+# The sides whose relation an apply can fingerprint afresh: a Spark table's files, a DuckDB
+# database file. A PostgreSQL row changed since the run is a conflict the apply leaves alone.
+FINGERPRINTED = ("spark", "duckdb")
 
 
 @dataclass(frozen=True)
@@ -64,3 +72,17 @@ def max_corrections(pair: PairPlan, published: dict[str, Any]) -> float:
         corrected = "target" if pair.config["sync"]["direction"] == "source_to_target" else "source"
         return float(limit.rstrip("%")) / 100 * (published[f"{corrected}_rows"] or 0)
     return float(limit)
+
+
+def changed_since(spark: SparkSession, corrected: SidePlan, result: dict[str, Any]) -> str:
+    """Why the corrected relation must not be corrected from the run: it changed since."""
+    if corrected.dialect not in FINGERPRINTED:
+        return ""
+    then = result.get(f"{corrected.side}_fingerprint") or ""
+    now = fingerprint_text(input_fingerprint(spark, corrected))
+    if then and now and then != now:
+        return (
+            f"its {corrected.side} relation {corrected.relation_name} changed since run"
+            f" {result['run_id']}: build again to correct it as it is now, or set force to apply"
+        )
+    return ""

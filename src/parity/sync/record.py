@@ -31,7 +31,8 @@ class ApplyRecord:
     forced: bool
     outcome: str
     reason: str
-    # Rows, copies counted: to insert, to delete, to update.
+    # Rows, copies counted, inserted, deleted and updated by an apply that wrote; to insert,
+    # delete and update for a dry run or a refusal.
     inserts: int
     deletes: int
     updates: int
