@@ -7,11 +7,12 @@ from __future__ import annotations
 from contextlib import ExitStack
 from typing import Any
 
+import duckdb
 import pytest
 
 from tests.integration.correction_tables import SOURCE, TARGET, model
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import reconcile
+from tests.integration.remote_tables import engine_sources, reconcile
 
 PAIR = {
     "name": "to_spark",
@@ -22,7 +23,26 @@ PAIR = {
     "tolerance": {"columns": {"amount": {"abs_tol": 0.01}}},
     "sync": {"max_corrections": 100},
 }
+# The same corrections, but for a note the pair never publishes: the apply reads it from the
+# source by key.
+HIDDEN = {
+    **PAIR,
+    "name": "hidden_to_spark",
+    "target": {"ref": "spark_hidden"},
+    "sensitive_columns": ["note"],
+}
+# The same, from a DuckDB copy of the source: the hidden notes are read through its own session.
+DUCKDB_ENV = "PARITY_TEST_APPLY_SOURCE"
+FROM_DUCKDB = {
+    **HIDDEN,
+    "name": "duckdb_to_spark",
+    "source": {"source": ["apply_source", "source_rows"]},
+    "target": {"ref": "spark_from_duckdb"},
+}
+PAIRS = [PAIR, HIDDEN, FROM_DUCKDB]
 COLUMNS = "id, region, cast(amount as string), label, note, unix_micros(placed_at)"
+# The source's rows, but for the amount of order 6, within its tolerance: never corrected.
+CORRECTED = [(*r[:2], "60.01", *r[3:]) if r[0] == 6 else r for r in SOURCE]
 
 
 def rows_of(spark, relation: str) -> list[tuple]:
@@ -39,35 +59,60 @@ def location(spark, table: str) -> str:
     return {r[0]: r[1] for r in described}["Location"]
 
 
+def duckdb_source(folder) -> str:
+    """The source's rows in a DuckDB database, in its own types."""
+    database = str(folder / "source.duckdb")
+    with duckdb.connect(database) as connection:
+        connection.execute(
+            "create table source_rows (id integer, region text, amount decimal(10, 2),"
+            " label text, note text, placed_at timestamptz)"
+        )
+        connection.execute("set timezone = 'UTC'")
+        connection.executemany(
+            "insert into source_rows values (?, ?, ?, ?, ?, make_timestamp(?)::timestamptz)",
+            SOURCE,
+        )
+    return database
+
+
 @pytest.fixture(scope="module")
-def project(scratch, spark):
+def project(scratch, spark, tmp_path_factory):
+    database = duckdb_source(tmp_path_factory.mktemp("apply_source"))
+    sources = engine_sources("apply_source", "duckdb", DUCKDB_ENV, "main", ["source_rows"])
     with ExitStack() as files:
+        environment = files.enter_context(pytest.MonkeyPatch.context())
+        environment.setenv(DUCKDB_ENV, database)
+        files.enter_context(scratch.file("models/apply_source.yml", sources))
+        files.enter_context(scratch.file("models/spark_from_duckdb.sql", model(TARGET)))
         files.enter_context(scratch.file("models/correction_source.sql", model(SOURCE)))
         files.enter_context(scratch.file("models/spark_corrected.sql", model(TARGET)))
+        files.enter_context(scratch.file("models/spark_hidden.sql", model(TARGET)))
         built = scratch.dbt(
-            "run", "--select", "correction_source spark_corrected", vars=scratch.demo_vars()
+            "run",
+            "--select",
+            "correction_source spark_corrected spark_hidden spark_from_duckdb",
+            vars=scratch.demo_vars(),
         )
         assert built.success
         yield scratch
 
 
-def applied(project, spark, **request) -> dict[str, Any]:
+def applied(project, spark, pair="to_spark", logged=None, **request) -> dict[str, Any]:
     ran = project.dbt(
         "run",
         "--select",
         "parity_applies",
-        vars=project.demo_vars(
-            parity={"pairs": [PAIR]}, parity_apply={"pair": "to_spark", **request}
-        ),
+        vars=project.demo_vars(parity={"pairs": PAIRS}, parity_apply={"pair": pair, **request}),
+        logged=logged,
     )
     assert ran.success, error_text(ran)
-    rows = spark.table(f"{project.schema}.parity_applies").where("pair_name = 'to_spark'")
+    rows = spark.table(f"{project.schema}.parity_applies").where(f"pair_name = '{pair}'")
     return max(rows.collect(), key=lambda r: r["applied_at"]).asDict()
 
 
-def summary(project, spark) -> dict[str, Any]:
-    assert reconcile(project, [PAIR]).success
-    rows = spark.table(f"{project.schema}.parity_summary").where("pair_name = 'to_spark'")
+def summary(project, spark, pair="to_spark") -> dict[str, Any]:
+    assert reconcile(project, PAIRS).success
+    rows = spark.table(f"{project.schema}.parity_summary").where(f"pair_name = '{pair}'")
     (row,) = rows.collect()
     return row.asDict()
 
@@ -81,13 +126,35 @@ def test_a_spark_table_is_swapped_for_its_corrected_version(project, spark):
     done = applied(project, spark, write=True)
     assert (done["outcome"], done["reason"], done["conflicts"]) == ("applied", "", 0)
     assert (done["inserts"], done["deletes"], done["updates"]) == (3, 3, 4)
-    # The source's rows, but for the amount of order 6, within its tolerance.
-    corrected = [(*r[:2], "60.01", *r[3:]) if r[0] == 6 else r for r in SOURCE]
-    assert rows_of(spark, table) == ordered(corrected)
+    assert rows_of(spark, table) == ordered(CORRECTED)
     # The previous version stays where it was, whole; the table reads the new one.
     assert location(spark, table) != previous
     assert rows_of(spark, f"parquet.`{previous}`") == ordered(TARGET)
 
     assert applied(project, spark, write=True)["outcome"] == "unchanged"
     assert summary(project, spark)["passed"]
-    assert rows_of(spark, table) == ordered(corrected)
+    assert rows_of(spark, table) == ordered(CORRECTED)
+
+
+@pytest.mark.parametrize(
+    ("pair", "table"),
+    [("hidden_to_spark", "spark_hidden"), ("duckdb_to_spark", "spark_from_duckdb")],
+)
+def test_a_sensitive_column_is_corrected_and_never_published(project, spark, pair, table):
+    first = summary(project, spark, pair)
+    assert not first["passed"]
+    logged: list[str] = []
+    done = applied(project, spark, pair, logged, write=True)
+    assert (done["outcome"], done["conflicts"]) == ("applied", 0)
+    assert rows_of(spark, f"{project.schema}.{table}") == ordered(CORRECTED)
+    assert summary(project, spark, pair)["passed"]
+    # The notes written (order 2's, the inserted 4's) are in no result, history or log line.
+    published = [
+        str(row)
+        for relation in ("parity_corrections", "parity_run_corrections", "parity_applies")
+        for row in spark.table(f"{project.schema}.{relation}")
+        .where(f"pair_name = '{pair}'")
+        .collect()
+    ]
+    for note in ("n2", "n4"):
+        assert not [text for text in published + logged if note in text]

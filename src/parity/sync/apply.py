@@ -16,6 +16,7 @@ from parity.plan import PairPlan, SidePlan, pairs_from_rows
 from parity.results.spark_schema import row_of
 from parity.sync.decisions import Unwritable
 from parity.sync.guards import Planned, changed_since, refusal
+from parity.sync.hidden_values import right_rows, with_hidden_values
 from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
 from parity.sync.request import ApplyRequest, RequestError, read_request
 from parity.sync.spark_writer import write_spark_corrections
@@ -175,7 +176,8 @@ def _written(
     written (or, refused, what was asked) and the conflicts left alone."""
     corrected = _corrected(pair)
     try:
-        _check_writable(pair, corrected, corrections)
+        _check_writable(pair, corrected)
+        corrections, unreadable = _with_hidden_values(spark, pair, corrections)
         if corrected.in_session:
             written = write_spark_corrections(spark, pair, corrected, corrections, apply_id)
         else:
@@ -183,6 +185,7 @@ def _written(
             written = write_corrections(pair, corrected, corrections, variable)
     except Unwritable as refused:
         return REFUSED, str(refused), planned, None
+    written.conflicts.extend(unreadable)
     reason = ""
     if written.conflicts:
         keys = ", ".join(written.conflicts[:10])
@@ -193,8 +196,8 @@ def _written(
     return APPLIED, reason, done, len(written.conflicts)
 
 
-def _check_writable(pair: PairPlan, corrected: SidePlan, corrections: list[dict[str, Any]]) -> None:
-    """Raises why these corrections cannot be written."""
+def _check_writable(pair: PairPlan, corrected: SidePlan) -> None:
+    """Raises why the pair's corrections cannot be written."""
     if not corrected.in_session and corrected.dialect not in WRITE_SESSIONS:
         raise Unwritable(
             f"writing to {corrected.dialect} relations is not supported yet: a dry run lists what"
@@ -205,9 +208,26 @@ def _check_writable(pair: PairPlan, corrected: SidePlan, corrections: list[dict[
             "its sync.apply_connection_env names no variable: an apply writes through a"
             " connection of its own"
         )
-    hidden = sum(1 for c in corrections if c["values_at_apply"])
-    if hidden:
-        raise Unwritable(
-            f"{hidden} corrections hold sensitive values, which an apply does not read from the"
-            " right side yet"
-        )
+
+
+def _with_hidden_values(
+    spark: SparkSession, pair: PairPlan, corrections: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The corrections with the values the pair never publishes read from the right side by
+    key, and the keys whose row the right side no longer holds as the run saw it."""
+    keys = sorted({c["key"] for c in corrections if c["values_at_apply"]})
+    if not keys:
+        return corrections, []
+    right = pair.source if _corrected(pair) is pair.target else pair.target
+    rows = right_rows(spark, pair, right, keys)
+    readable, unreadable = [], []
+    for correction in corrections:
+        if not correction["values_at_apply"]:
+            readable.append(correction)
+            continue
+        completed = with_hidden_values(correction, rows.get(correction["key"], []))
+        if completed is None:
+            unreadable.append(correction["key"])
+        else:
+            readable.append(completed)
+    return readable, unreadable

@@ -78,9 +78,13 @@ class CorrectedColumns:
         texts = json.loads(key) if len(self.key_names) > 1 else [key]
         return [typed_value(p, t) for p, t in zip(self.key_profiles, texts, strict=True)]
 
-    def holds(self, row: dict[str, str | None], image: dict[str, str | None]) -> bool:
-        """Whether a row's canonical values are an image's, hashed where the pair hides them."""
-        return all(self._shown(name, row.get(name)) == text for name, text in image.items())
+    def holds(
+        self, row: dict[str, str | None], image: dict[str, str | None], published: bool = True
+    ) -> bool:
+        """Whether a row's canonical values are an image's: one as published (a before-image),
+        which holds hidden values as their hashes, or the values to write."""
+        shown = self._shown if published else lambda _, text: text
+        return all(shown(name, row.get(name)) == text for name, text in image.items())
 
     def _shown(self, name: str, text: str | None) -> str | None:
         return hashed(text) if text is not None and self.masking.hides(name) else text
@@ -103,7 +107,7 @@ def decide(
         held = [rid for rid, row in rows if columns.holds(row, before)]
         if len(held) == 1:
             return Decision(UPDATE, (held[0],), columns.typed(new), 1)
-        if len(rows) == 1 and columns.holds(rows[0][1], new):
+        if len(rows) == 1 and columns.holds(rows[0][1], new, published=False):
             return Decision(UNCHANGED)
         return Decision(CONFLICT)
     if correction["operation"] == DELETE:
@@ -114,6 +118,6 @@ def decide(
         return Decision(UNCHANGED if not rows else CONFLICT)
     if not rows:
         return Decision(INSERT, values=columns.typed(new), copies=copies)
-    if all(columns.holds(row, new) for _, row in rows):
+    if all(columns.holds(row, new, published=False) for _, row in rows):
         return Decision(UNCHANGED)
     return Decision(CONFLICT)
