@@ -135,6 +135,19 @@ def test_a_spark_table_is_swapped_for_its_corrected_version(project, spark):
     assert summary(project, spark)["passed"]
     assert rows_of(spark, table) == ordered(CORRECTED)
 
+    # Undone: the previous version back, once.
+    dry = applied(project, spark, undo=True)
+    assert (dry["outcome"], dry["reason"]) == (
+        "planned",
+        f"would restore the version apply {done['apply_id']} replaced",
+    )
+    assert rows_of(spark, table) == ordered(CORRECTED)
+    undone = applied(project, spark, undo=True, write=True)
+    assert undone["outcome"] == "undone" and location(spark, table) == previous
+    assert rows_of(spark, table) == ordered(TARGET)
+    again = applied(project, spark, undo=True, write=True)
+    assert again["outcome"] == "refused" and "was undone by apply" in again["reason"]
+
 
 @pytest.mark.parametrize(
     ("pair", "table"),

@@ -14,13 +14,14 @@ from pyspark.sql import functions as F
 from parity.log import logger
 from parity.plan import PairPlan, SidePlan, pairs_from_rows
 from parity.results.spark_schema import row_of
-from parity.sync.decisions import Unwritable
+from parity.sync.decisions import Unwritable, Written
 from parity.sync.guards import Planned, changed_since, refusal
 from parity.sync.hidden_values import right_rows, with_hidden_values
 from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
 from parity.sync.request import ApplyRequest, RequestError, read_request
 from parity.sync.spark_writer import write_spark_corrections
 from parity.sync.sql_writer import write_corrections
+from parity.sync.undo import last_applies, undone
 from parity.sync.write_sessions import WRITE_SESSIONS
 
 OPERATIONS = {"insert": "inserts", "delete": "deletes", "update": "updates"}
@@ -56,17 +57,25 @@ def apply_corrections(
     }
     planned = _planned(corrections, asked, published)
     applied = _applied_before(history, asked)
+    last = last_applies(history, asked)
     apply_id, now = str(uuid.uuid4()), datetime.now(UTC)
     records = []
     for name in asked:
         pair, result = pairs[name], published.get(name)
         counts = planned.get(name, Planned())
-        outcome, reason = _decided(spark, pair, result, counts, request, applied)
-        conflicts = None
+        conflicts, written = None, Written()
+        if request.undo:
+            counts = Planned()
+            outcome, reason = undone(spark, _corrected(pair), last.get(name), request.write)
+        else:
+            outcome, reason = _decided(spark, pair, result, counts, request, applied)
         if outcome == APPLIED:
-            outcome, reason, counts, conflicts = _written(
-                spark, apply_id, pair, _corrections_of(corrections, result), counts
+            outcome, reason, written = _written(
+                spark, apply_id, pair, _corrections_of(corrections, result)
             )
+            if outcome == APPLIED:
+                counts = Planned(written.inserted, written.deleted, written.updated)
+                conflicts = len(written.conflicts)
         said = f" ({reason})" if reason else ""
         logger.info("parity pair '%s': apply %s: %s%s", name, outcome, _counted(counts), said)
         records.append(
@@ -88,6 +97,9 @@ def apply_corrections(
                 conflicts=conflicts,
                 config_hash=pair.config_hash,
                 tolerance_hash=pair.tolerance_hash,
+                previous_location=written.previous_location,
+                location=written.location,
+                fingerprint=written.fingerprint,
             )
         )
     return spark.createDataFrame([row_of(r) for r in records], RECORD_SCHEMA)
@@ -166,14 +178,10 @@ def _corrections_of(corrections: DataFrame, result: dict[str, Any]) -> list[dict
 
 
 def _written(
-    spark: SparkSession,
-    apply_id: str,
-    pair: PairPlan,
-    corrections: list[dict[str, Any]],
-    planned: Planned,
-) -> tuple[str, str, Planned, int | None]:
-    """The pair's corrections written, or why they cannot be: the outcome, its reason, what was
-    written (or, refused, what was asked) and the conflicts left alone."""
+    spark: SparkSession, apply_id: str, pair: PairPlan, corrections: list[dict[str, Any]]
+) -> tuple[str, str, Written]:
+    """The pair's corrections written, or why they cannot be: the outcome, its reason, and what
+    was written."""
     corrected = _corrected(pair)
     try:
         _check_writable(pair, corrected)
@@ -184,7 +192,7 @@ def _written(
             variable = pair.config["sync"]["apply_connection_env"]
             written = write_corrections(pair, corrected, corrections, variable)
     except Unwritable as refused:
-        return REFUSED, str(refused), planned, None
+        return REFUSED, str(refused), Written()
     written.conflicts.extend(unreadable)
     reason = ""
     if written.conflicts:
@@ -192,8 +200,7 @@ def _written(
         reason = (
             f"{len(written.conflicts)} rows changed since the run were left alone (keys {keys})"
         )
-    done = Planned(written.inserted, written.deleted, written.updated)
-    return APPLIED, reason, done, len(written.conflicts)
+    return APPLIED, reason, written
 
 
 def _check_writable(pair: PairPlan, corrected: SidePlan) -> None:

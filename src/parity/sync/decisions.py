@@ -46,6 +46,11 @@ class Written:
     unchanged: int = 0
     # Keys whose row no longer held what the run saw: left alone.
     conflicts: list[str] = field(default_factory=list)
+    # Where a rewritten table's previous version stays, where the corrected one is, and the
+    # corrected one's fingerprint: what an undo checks and restores.
+    previous_location: str | None = None
+    location: str | None = None
+    fingerprint: str | None = None
 
     def add(self, decision: Decision[Any], key: str) -> None:
         if decision.action == INSERT:

@@ -13,6 +13,7 @@ PLANNED = "planned"  # a dry run: counted, nothing written
 APPLIED = "applied"
 UNCHANGED = "unchanged"  # that run's corrections were applied before: nothing to do
 REFUSED = "refused"
+UNDONE = "undone"  # the version an apply replaced is back
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,11 @@ class ApplyRecord:
     conflicts: int | None
     config_hash: str
     tolerance_hash: str
+    # A rewritten Spark table: where its previous version stays, where the written one is, and
+    # the written one's fingerprint; NULL for a relation corrected in place.
+    previous_location: str | None = None
+    location: str | None = None
+    fingerprint: str | None = None
 
 
 RECORD_SCHEMA = schema_of(ApplyRecord)

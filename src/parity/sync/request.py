@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-OPTIONS = ("pair", "pairs", "write", "force")
+OPTIONS = ("pair", "pairs", "write", "force", "undo")
 
 
 class RequestError(ValueError):
@@ -24,10 +24,12 @@ class ApplyRequest:
     write: bool = False
     # Apply beyond max_corrections, or to a relation changed since the run.
     force: bool = False
+    # Restore what the pair's last apply replaced, instead of applying.
+    undo: bool = False
 
 
 def read_request(text: str) -> ApplyRequest:
-    """The var as dbt_project.yml hands it to the model (JSON)."""
+    """The var as the model's properties hand it over (JSON: models/apply/_apply__models.yml)."""
     value: Any = json.loads(text)
     if not isinstance(value, dict):
         raise RequestError(f"must be a mapping of {', '.join(OPTIONS)}, not {text}")
@@ -39,9 +41,12 @@ def read_request(text: str) -> ApplyRequest:
         pairs = [pairs]
     if not pairs or not all(isinstance(p, str) and p for p in pairs):
         raise RequestError("name the pair to correct: {pair: name} or {pairs: [names]}")
-    for flag in ("write", "force"):
+    for flag in ("write", "force", "undo"):
         if not isinstance(value.get(flag, False), bool):
             raise RequestError(f"'{flag}' must be true or false, not {value[flag]!r}")
     return ApplyRequest(
-        tuple(dict.fromkeys(pairs)), value.get("write", False), value.get("force", False)
+        tuple(dict.fromkeys(pairs)),
+        value.get("write", False),
+        value.get("force", False),
+        value.get("undo", False),
     )

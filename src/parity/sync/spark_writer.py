@@ -13,6 +13,7 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from parity.pipelines.incremental import fingerprint_text
 from parity.plan import PairPlan, SidePlan
 from parity.sides.fingerprints import InputFingerprint, input_fingerprint
 from parity.sync.decisions import (
@@ -78,15 +79,10 @@ def write_spark_corrections(
         tuple(row.get(name) for name in names) for rows in held.values() for row in rows if row
     ]
     rewritten = kept.unionByName(spark.createDataFrame(changed, current.schema))
-    _swap(
-        spark,
-        table,
-        f"{location.rstrip('/')}.parity-{apply_id}",
-        provider,
-        rewritten,
-        before,
-        corrected,
-    )
+    written.previous_location = location
+    written.location = f"{location.rstrip('/')}.parity-{apply_id}"
+    _swap(spark, table, written.location, provider, rewritten, before, corrected)
+    written.fingerprint = fingerprint_text(input_fingerprint(spark, corrected))
     return written
 
 

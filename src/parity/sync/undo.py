@@ -1,0 +1,55 @@
+"""Undoing a pair's last apply: the version of the corrected relation it replaced, back, if
+nothing changed the relation since. A rewritten Spark table is pointed back at its previous
+version (one catalog operation, as the apply was)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+
+from parity.pipelines.incremental import fingerprint_text
+from parity.plan import SidePlan
+from parity.sides.fingerprints import input_fingerprint
+from parity.sync.record import APPLIED, PLANNED, REFUSED, UNDONE
+from parity.values.spark_literals import string_literal
+
+
+def last_applies(history: DataFrame | None, asked: list[str]) -> dict[str, dict[str, Any]]:
+    """Each asked pair's last apply that wrote or undid, by pair."""
+    if history is None:
+        return {}
+    rows = history.where(
+        F.col("pair_name").isin(asked) & F.col("outcome").isin(APPLIED, UNDONE)
+    ).collect()
+    last: dict[str, dict[str, Any]] = {}
+    for row in sorted(rows, key=lambda r: r["applied_at"]):
+        last[row["pair_name"]] = row.asDict()
+    return last
+
+
+def undone(
+    spark: SparkSession, corrected: SidePlan, last: dict[str, Any] | None, write: bool
+) -> tuple[str, str]:
+    """The outcome of undoing ``last`` (the pair's last apply), and why."""
+    if last is None:
+        return REFUSED, "no apply of it wrote anything to undo"
+    if last["outcome"] == UNDONE:
+        return REFUSED, f"its last apply was undone by apply {last['apply_id']}: nothing to undo"
+    if not last["previous_location"]:
+        return (
+            REFUSED,
+            f"apply {last['apply_id']} corrected {corrected.relation_name} in place: undoing"
+            f" a {corrected.dialect} relation is not supported yet",
+        )
+    table = corrected.relation_name
+    described = {r[0]: r[1] for r in spark.sql(f"describe table extended {table}").collect()}
+    now = fingerprint_text(input_fingerprint(spark, corrected))
+    if described.get("Location") != last["location"] or now != last["fingerprint"]:
+        return REFUSED, f"{table} changed since apply {last['apply_id']}: it was left as it is"
+    if not write:
+        return PLANNED, f"would restore the version apply {last['apply_id']} replaced"
+    spark.sql(f"alter table {table} set location {string_literal(last['previous_location'])}")
+    spark.sql(f"refresh table {table}")
+    return UNDONE, f"restored the version apply {last['apply_id']} replaced"
