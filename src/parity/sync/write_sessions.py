@@ -24,7 +24,17 @@ class WriteSession:
 def _postgres(url: str) -> Any:
     import psycopg
 
-    return psycopg.connect(url)
+    connection = psycopg.connect(url)
+    if connection.info.server_version >= 140000:
+        # The server checks every second that the apply is still there, and ends its
+        # transaction (its lock, its writes) when it went away (a dbt killed), rather than when
+        # it next speaks: PostgreSQL 14 and later, on Linux.
+        try:
+            connection.execute("select set_config('client_connection_check_interval', '1s', false)")
+            connection.commit()
+        except psycopg.errors.InvalidParameterValue:  # a platform without the check
+            connection.rollback()
+    return connection
 
 
 def _postgres_errors() -> tuple[type[BaseException], ...]:
