@@ -1,6 +1,6 @@
-"""Corrections applied to a PostgreSQL or DuckDB target: in one transaction through the apply's
-own connection, a row a writer changed since the run left alone as a conflict, the same run never
-applied twice, and the next build finding the pair in parity."""
+"""Corrections applied to a PostgreSQL, DuckDB or MariaDB target: in one transaction through the
+apply's own connection, a row a writer changed since the run left alone as a conflict, the same
+run never applied twice, and the next build finding the pair in parity."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 
 from tests.integration.correction_tables import SOURCE, TARGET, model
 from tests.integration.dbt_project_copy import error_text
+from tests.integration.mariadb_server import client
 from tests.integration.remote_tables import engine_sources, reconcile
 
 READ_ENV, WRITE_ENV = "PARITY_TEST_APPLY_READ", "PARITY_TEST_APPLY_WRITE"
@@ -29,13 +30,21 @@ create table corrected (
     placed_at timestamptz
 )
 """
+# MariaDB's TIMESTAMP is its zoned type; NULL and without a default, it is never set for a row
+# that does not name it.
+MARIADB_TABLE = TABLE.replace("region text", "region varchar(8)").replace(
+    "timestamptz", "timestamp(6) null default null"
+)
 # Each row with its instant as microseconds since the epoch, however the engine returns it.
 HELD = {
     "postgres": "select id, region, amount, label, note,"
     " (extract(epoch from placed_at) * 1000000)::bigint from corrected",
     "duckdb": "select id, region, amount, label, note, epoch_us(placed_at) from corrected",
+    "mysql": "select id, region, amount, label, note,"
+    " cast(unix_timestamp(placed_at) * 1000000 as signed) from corrected",
 }
-SCHEMAS = {"postgres": "public", "duckdb": "main"}
+SCHEMAS = {"postgres": "public", "duckdb": "main", "mysql": "parity"}
+MARKS = {"postgres": "%s", "duckdb": "?", "mysql": "%s"}
 
 
 def pair(engine: str) -> dict[str, Any]:
@@ -78,7 +87,15 @@ def connected(engine: str, target: str, read_only: bool = False) -> Iterator[Any
     while open; opened to write, it changes the file, and so its fingerprint, as it closes)."""
     if engine == "postgres":
         with psycopg.connect(target, autocommit=True) as connection:
-            yield connection
+            yield connection.cursor()
+    elif engine == "mysql":
+        connection = client(target)
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("set time_zone = '+00:00'")
+                yield cursor
+        finally:
+            connection.close()
     else:
         connection = duckdb.connect(target, read_only=read_only)
         try:
@@ -92,29 +109,32 @@ class Target:
         self.engine, self.location = engine, location
 
     def held(self) -> list[tuple]:
-        with connected(self.engine, self.location, read_only=True) as connection:
-            return ordered(connection.execute(HELD[self.engine]).fetchall())
+        with connected(self.engine, self.location, read_only=True) as cursor:
+            cursor.execute(HELD[self.engine])
+            return ordered(cursor.fetchall())
 
     def change(self, sql: str) -> None:
         with connected(self.engine, self.location) as connection:
             connection.execute(sql)
 
 
-@pytest.fixture(scope="module", params=["postgres", "duckdb"])
+@pytest.fixture(scope="module", params=["postgres", "duckdb", "mysql"])
 def target(request, scratch, spark, tmp_path_factory) -> Iterator[Target]:
     engine = request.param
-    location = (
-        request.getfixturevalue("postgres_url")
-        if engine == "postgres"
-        else str(tmp_path_factory.mktemp("apply") / "target.duckdb")
-    )
-    with connected(engine, location) as connection:
-        connection.execute("drop table if exists corrected")
-        connection.execute(TABLE)
-        marks = ", ".join(["%s" if engine == "postgres" else "?"] * 6)
-        connection.cursor().executemany(
-            f"insert into corrected values ({marks})", [typed(r) for r in TARGET]
+    if engine == "duckdb":
+        location = str(tmp_path_factory.mktemp("apply") / "target.duckdb")
+    else:
+        location = request.getfixturevalue(
+            f"{'postgres' if engine == 'postgres' else 'mariadb'}_url"
         )
+    with connected(engine, location) as cursor:
+        cursor.execute("drop table if exists corrected")
+        cursor.execute(MARIADB_TABLE if engine == "mysql" else TABLE)
+        marks = ", ".join([MARKS[engine]] * 6)
+        rows = [typed(r) for r in TARGET]
+        if engine == "mysql":
+            rows = [(*r[:5], r[5].replace(tzinfo=None)) for r in rows]
+        cursor.executemany(f"insert into corrected values ({marks})", rows)
     sources = engine_sources(f"apply_{engine}", engine, READ_ENV, SCHEMAS[engine], ["corrected"])
     with (
         scratch.file("models/correction_source.sql", model(SOURCE)),

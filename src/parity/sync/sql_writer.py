@@ -30,7 +30,7 @@ def write_corrections(
         connection = session.connect(target)
         try:
             if session.lock:
-                connection.execute(session.lock.format(relation=corrected.relation_name))
+                session.run(connection, session.lock.format(relation=corrected.relation_name), [])
             for correction in corrections:
                 _correct(connection, reader, correction, written)
             connection.commit()
@@ -47,49 +47,74 @@ def write_corrections(
 
 
 class _Reader:
-    """The corrected relation's rows of one key, as canonical text by source column name."""
+    """The corrected relation's rows of one key, as canonical text by source column name, each
+    with what names it: its row id, or its canonical values."""
 
     def __init__(self, columns: CorrectedColumns, corrected: SidePlan, session: WriteSession):
         self.columns, self.session = columns, session
         self.relation = corrected.relation_name
-        self.keys = [_quoted(name) for name in corrected.key_names]
-        canonical = ", ".join(corrected.canonical_columns[len(self.keys) :]) or "null"
-        matches = " and ".join(f"{key} = {session.mark}" for key in self.keys)
-        self.select = (
-            f"select {session.row_id}, {canonical} from {self.relation} as __parity_relation"
-            f" where {matches}"
+        self.keys = [session.quoted(name) for name in corrected.key_names]
+        self.canonical = corrected.canonical_columns
+        values = list(self.canonical[len(self.keys) :])
+        named = [session.row_id] if session.row_id else list(self.canonical)
+        matches = " and ".join(
+            f"{key} = {mark}"
+            for key, mark in zip(self.keys, session.marks(len(self.keys)), strict=True)
         )
+        self.select = (
+            f"select {', '.join(named + values)} from {self.relation} as __parity_relation"
+            f" where {matches}" + ("" if session.row_id else " for update")
+        )
+        self.named = len(named)
 
     def rows(self, connection: Any, key: list[Any]) -> list[tuple[Any, dict[str, str | None]]]:
-        found = connection.execute(self.select, key).fetchall()
-        return [(row[0], dict(zip(self.columns.sources, row[1:], strict=False))) for row in found]
+        found = self.session.run(connection, self.select, key)
+        return [
+            (
+                row[0] if self.session.row_id else tuple(row[: self.named]),
+                dict(zip(self.columns.sources, row[self.named :], strict=False)),
+            )
+            for row in found
+        ]
+
+    def one_row(self, row: Any, first: int) -> tuple[str, list[Any]]:
+        """The condition naming one row (its marks numbered from ``first``), and its
+        parameters."""
+        session = self.session
+        if session.row_id:
+            return f"{session.row_id} = {session.mark(first)}", [row]
+        marks = session.marks(len(row), first)
+        condition = " and ".join(
+            f"{sql} <=> {mark}" for sql, mark in zip(self.canonical, marks, strict=True)
+        )
+        return f"{condition} limit 1", list(row)
 
 
 def _correct(
     connection: Any, reader: _Reader, correction: dict[str, Any], written: Written
 ) -> None:
+    session = reader.session
     key = reader.columns.key_values(correction["key"])
     decision = decide(reader.columns, correction, reader.rows(connection, key))
-    mark, row_id, relation = reader.session.mark, reader.session.row_id, reader.relation
-    names = [_quoted(reader.columns.names[name]) for name in decision.values]
+    names = [session.quoted(reader.columns.names[name]) for name in decision.values]
     values = list(decision.values.values())
+    relation = reader.relation
     if decision.action == UPDATE:
-        sets = ", ".join(f"{name} = {mark}" for name in names)
-        connection.execute(
-            f"update {relation} set {sets} where {row_id} = {mark}", [*values, *decision.rows]
+        marks = session.marks(len(names))
+        sets = ", ".join(f"{name} = {mark}" for name, mark in zip(names, marks, strict=True))
+        condition, named = reader.one_row(decision.rows[0], len(names) + 1)
+        session.run(
+            connection, f"update {relation} set {sets} where {condition}", [*values, *named]
         )
     elif decision.action == DELETE:
         for row in decision.rows:
-            connection.execute(f"delete from {relation} where {row_id} = {mark}", [row])
+            condition, named = reader.one_row(row, 1)
+            session.run(connection, f"delete from {relation} where {condition}", named)
     elif decision.action == INSERT:
         columns = ", ".join([*reader.keys, *names])
-        marks = ", ".join([mark] * (len(reader.keys) + len(names)))
+        marks = ", ".join(session.marks(len(reader.keys) + len(names)))
         for _ in range(decision.copies):
-            connection.execute(
-                f"insert into {relation} ({columns}) values ({marks})", [*key, *values]
+            session.run(
+                connection, f"insert into {relation} ({columns}) values ({marks})", [*key, *values]
             )
     written.add(decision, correction["key"])
-
-
-def _quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'

@@ -1,13 +1,14 @@
 """How an apply opens a writing transaction on each engine it writes to, apart from the reading
 sessions (sides/connections.py): the connection from the variable the pair's
-`sync.apply_connection_env` names, the statement that keeps other writers out while it runs, the
-pseudo-column that names a row within it, and the driver's errors."""
+`sync.apply_connection_env` names, what keeps other writers out while it runs, what names a row
+within it, how a statement takes its parameters, and the driver's errors."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 
 @dataclass(frozen=True)
@@ -15,16 +16,29 @@ class WriteSession:
     connect: Callable[[str], Any]
     # Run first in the transaction, with the relation's name in place of {relation}.
     lock: str
-    row_id: str
-    # The driver's mark of a bound parameter.
-    mark: str
+    # The pseudo-column naming a row; None: a row is named by its canonical values, and each
+    # statement that changes one changes one at most (`limit 1`).
+    row_id: str | None
+    # The mark of the n-th bound parameter (from 1) in a statement.
+    mark: Callable[[int], str]
+    # Runs one statement with its parameters, and returns its rows.
+    run: Callable[[Any, str, Sequence[Any]], list[tuple[Any, ...]]]
+    quote: str
     errors: Callable[[], tuple[type[BaseException], ...]]
+
+    def marks(self, count: int, first: int = 1) -> list[str]:
+        return [self.mark(n) for n in range(first, first + count)]
+
+    def quoted(self, name: str) -> str:
+        return self.quote + name.replace(self.quote, self.quote * 2) + self.quote
 
 
 def _postgres(url: str) -> Any:
     import psycopg
 
-    connection = psycopg.connect(url)
+    # RawCursor: parameters are PostgreSQL's own $1, $2..., so a `%` in the plan's SQL stays as
+    # written (as in the reading sessions).
+    connection = psycopg.connect(url, cursor_factory=psycopg.RawCursor)
     if connection.info.server_version >= 140000:
         # The server checks every second that the apply is still there, and ends its
         # transaction (its lock, its writes) when it went away (a dbt killed), rather than when
@@ -37,12 +51,6 @@ def _postgres(url: str) -> Any:
     return connection
 
 
-def _postgres_errors() -> tuple[type[BaseException], ...]:
-    import psycopg
-
-    return (psycopg.Error,)
-
-
 def _duckdb(path: str) -> Any:
     import duckdb
 
@@ -51,10 +59,48 @@ def _duckdb(path: str) -> Any:
     return connection
 
 
-def _duckdb_errors() -> tuple[type[BaseException], ...]:
-    import duckdb
+def _mysql(url: str) -> Any:
+    """As the reading sessions are set (connections.MYSQL_SESSION): UTC and no SQL mode, which
+    the canonical SQL assumes; but not read only."""
+    import pymysql
 
-    return (duckdb.Error,)
+    parts = urlsplit(url)
+    connection = pymysql.connect(
+        host=parts.hostname,
+        port=parts.port or 3306,
+        user=unquote(parts.username or ""),
+        password=unquote(parts.password or ""),
+        database=unquote(parts.path.lstrip("/")) or None,
+        charset="utf8mb4",
+        connect_timeout=10,
+        autocommit=False,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("set time_zone = '+00:00', sql_mode = ''")
+    return connection
+
+
+def _run(connection: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    rows = connection.execute(sql, list(params))
+    return rows.fetchall() if rows.description else []
+
+
+def _mysql_run(connection: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    """Parameters as user variables, set by the client with its own escaping: the statement
+    itself goes as written, so a `%` in the plan's SQL is never read as a placeholder."""
+    with connection.cursor() as cursor:
+        if params:
+            assigned = ", ".join(f"@__parity_{n} = %s" for n in range(1, len(params) + 1))
+            cursor.execute(f"set {assigned}", list(params))
+        cursor.execute(sql)
+        return list(cursor.fetchall())
+
+
+def _errors(module: str) -> Callable[[], tuple[type[BaseException], ...]]:
+    def errors() -> tuple[type[BaseException], ...]:
+        return (__import__(module).Error,)
+
+    return errors
 
 
 WRITE_SESSIONS = {
@@ -63,9 +109,15 @@ WRITE_SESSIONS = {
         _postgres,
         "lock table {relation} in share row exclusive mode",
         "ctid",
-        "%s",
-        _postgres_errors,
+        lambda n: f"${n}",
+        _run,
+        '"',
+        _errors("psycopg"),
     ),
     # A DuckDB database opened to write is its process's alone: no other writer gets in.
-    "duckdb": WriteSession(_duckdb, "", "rowid", "?", _duckdb_errors),
+    "duckdb": WriteSession(_duckdb, "", "rowid", lambda _: "?", _run, '"', _errors("duckdb")),
+    # InnoDB: each key's rows are locked as they are read (`for update`).
+    "mysql": WriteSession(
+        _mysql, "", None, lambda n: f"@__parity_{n}", _mysql_run, "`", _errors("pymysql")
+    ),
 }
