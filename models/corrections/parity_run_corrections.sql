@@ -128,31 +128,10 @@ updates as (
 ),
 
 corrections as (
-    select
-        run_id,
-        run_started_at,
-        pair_name,
-        direction,
-        key,
-        operation,
-        copies,
-        new_values,
-        values_at_apply,
-        before_image
-    from whole_rows
+    -- The same columns in the same order: whole_rows' and updates'.
+    select * from whole_rows
     union all
-    select
-        run_id,
-        run_started_at,
-        pair_name,
-        direction,
-        key,
-        operation,
-        copies,
-        new_values,
-        values_at_apply,
-        before_image
-    from updates
+    select * from updates
 )
 
 select

@@ -8,17 +8,14 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import psycopg
 import pytest
-import yaml
 
-from tests.conftest import JVM_OPTIONS, REPO
 from tests.integration.correction_tables import SOURCE, TARGET, model
 from tests.integration.remote_tables import engine_sources
+from tests.integration.separate_dbt import started_dbt
 from tests.integration.test_apply_sql import CORRECTED, TABLE, ordered, typed
 from tests.integration.test_stopped_runs import waited
 
@@ -58,34 +55,10 @@ def expected(table) -> list[tuple]:
 
 
 def dbt(project: Path, folder: Path, url: str, *args: str, apply: dict | None = None):
-    """dbt in a process (and process group) of its own, on its own metastore and warehouse."""
-    settings = yaml.safe_load((project / "dbt_project.yml").read_text())["vars"]
-    variables = {**settings, "parity": {"pairs": [PAIR]}}
+    extra: dict = {"parity": {"pairs": [PAIR]}}
     if apply is not None:
-        variables["parity_apply"] = apply
-    command = [
-        str(Path(sys.executable).parent / "dbt"),
-        *args,
-        *("--project-dir", str(project), "--profiles-dir", str(REPO / "profiles")),
-        *("--target-path", str(folder / "target"), "--log-path", str(folder / "logs")),
-        *("--vars", yaml.safe_dump(variables)),
-    ]
-    environment = {
-        **os.environ,
-        ENV: url,
-        "JAVA_TOOL_OPTIONS": JVM_OPTIONS,
-        "PARITY_SCHEMA": "parity_killed",
-        "PARITY_METASTORE_DIR": str(folder / "metastore_db"),
-        "PARITY_WAREHOUSE_DIR": str(folder / "spark-warehouse"),
-    }
-    return subprocess.Popen(
-        command,
-        cwd=folder,
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+        extra["parity_apply"] = apply
+    return started_dbt(project, folder, "parity_killed", list(args), extra, {ENV: url})
 
 
 @pytest.fixture

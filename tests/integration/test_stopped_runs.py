@@ -9,15 +9,13 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import psycopg
 import pytest
-import yaml
 
-from tests.conftest import JVM_OPTIONS, REPO
+from tests.integration import separate_dbt
 from tests.integration.remote_tables import POSTGRES_ENV, engine_sources, remote_pair
 
 SLEEPY_SOURCES = "models/sleepy_sources.yml"
@@ -58,32 +56,12 @@ def sleepy_source(scratch, remote_legacy):
 
 
 def started_dbt(project: Path, folder: Path) -> subprocess.Popen:
-    """`dbt run` of one pair whose source is the sleeping view, in a process (and process group)
-    of its own, on its own metastore, warehouse, target and logs."""
+    """`dbt run` of one pair whose source is the sleeping view, in a process of its own."""
     pair = remote_pair("sleepy", "legacy_pg_sleepy", {"source": ["legacy_pg_sleepy", "orders"]})
     pair["source"] = {"source": ["legacy_pg_sleepy", "sleepy_orders"]}
-    settings = yaml.safe_load((project / "dbt_project.yml").read_text())["vars"]
-    variables = {**settings, "parity": {"pairs": [pair]}}
-    command = [
-        str(Path(sys.executable).parent / "dbt"),
-        *("run", "--select", "parity_remote_relations+", "--project-dir", str(project)),
-        *("--profiles-dir", str(REPO / "profiles"), "--target-path", str(folder / "target")),
-        *("--log-path", str(folder / "logs"), "--vars", yaml.safe_dump(variables)),
-    ]
-    environment = {
-        **os.environ,
-        "JAVA_TOOL_OPTIONS": JVM_OPTIONS,
-        "PARITY_SCHEMA": "parity_stopped",
-        "PARITY_METASTORE_DIR": str(folder / "metastore_db"),
-        "PARITY_WAREHOUSE_DIR": str(folder / "spark-warehouse"),
-    }
-    return subprocess.Popen(
-        command,
-        cwd=folder,
-        env=environment,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
+    args = ["run", "--select", "parity_remote_relations+"]
+    return separate_dbt.started_dbt(
+        project, folder, "parity_stopped", args, {"parity": {"pairs": [pair]}}
     )
 
 

@@ -326,7 +326,10 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
 MYSQL_SESSION = ["set time_zone = '+00:00', sql_mode = ''", "set session transaction read only"]
 
 
-def _mysql_session(url: str, timeout: float | None) -> Any:
+def mysql_client(url: str) -> Any:
+    """A MySQL (or MariaDB) client session to a mysql:// URL, in utf8mb4, that commits only when
+    told: a reading session is then made read only, an apply's writing one is not
+    (sync/write_sessions.py)."""
     import pymysql
 
     parts = urlsplit(url)
@@ -334,7 +337,7 @@ def _mysql_session(url: str, timeout: float | None) -> Any:
         raise ValueError(
             "malformed URL: expected mysql://user:password@host:port/database, without options"
         )
-    connection = pymysql.connect(
+    return pymysql.connect(
         host=parts.hostname,
         port=parts.port or 3306,
         user=unquote(parts.username or ""),
@@ -344,6 +347,10 @@ def _mysql_session(url: str, timeout: float | None) -> Any:
         connect_timeout=10,
         autocommit=False,
     )
+
+
+def _mysql_session(url: str, timeout: float | None) -> Any:
+    connection = mysql_client(url)
     with connection.cursor() as cursor:
         for statement in MYSQL_SESSION:
             cursor.execute(statement)

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import unquote, urlsplit
+
+from parity.sides.connections import mysql_client
 
 
 @dataclass(frozen=True)
@@ -62,19 +63,7 @@ def _duckdb(path: str) -> Any:
 def _mysql(url: str) -> Any:
     """As the reading sessions are set (connections.MYSQL_SESSION): UTC and no SQL mode, which
     the canonical SQL assumes; but not read only."""
-    import pymysql
-
-    parts = urlsplit(url)
-    connection = pymysql.connect(
-        host=parts.hostname,
-        port=parts.port or 3306,
-        user=unquote(parts.username or ""),
-        password=unquote(parts.password or ""),
-        database=unquote(parts.path.lstrip("/")) or None,
-        charset="utf8mb4",
-        connect_timeout=10,
-        autocommit=False,
-    )
+    connection = mysql_client(url)
     with connection.cursor() as cursor:
         cursor.execute("set time_zone = '+00:00', sql_mode = ''")
     return connection
