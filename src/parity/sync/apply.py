@@ -11,9 +11,11 @@ from typing import Any
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from parity.errors import ParityError
 from parity.log import logger
 from parity.plan import PairPlan, SidePlan, pairs_from_rows
 from parity.results.spark_schema import row_of
+from parity.sides.published_errors import published
 from parity.sync.decisions import Unwritable, Written
 from parity.sync.guards import Planned, changed_since, refusal
 from parity.sync.hidden_values import right_rows, with_hidden_values
@@ -193,6 +195,14 @@ def _written(
             written = write_corrections(pair, corrected, corrections, variable)
     except Unwritable as refused:
         return REFUSED, str(refused), Written()
+    except ParityError:
+        raise
+    except Exception as error:  # Spark's or a driver's: its text may quote a value written
+        reason = published(str(error))
+        raise ParityError(
+            pair.name,
+            f"the apply to {corrected.relation_name} failed: {type(error).__name__}: {reason}",
+        ) from None
     written.conflicts.extend(unreadable)
     reason = ""
     if written.conflicts:
