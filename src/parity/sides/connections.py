@@ -301,15 +301,23 @@ def _postgres_session(url: str, timeout: float | None) -> Any:
         # for every row.
         connection.execute("select set_config('plan_cache_mode', 'force_custom_plan', false)")
         connection.commit()
-    if connection.info.server_version >= 140000:
-        # The server checks every second that the client is still there, and ends the query of
-        # one that went away (a dbt killed): PostgreSQL 14 and later, on Linux.
-        try:
-            connection.execute("select set_config('client_connection_check_interval', '1s', false)")
-            connection.commit()
-        except psycopg.errors.InvalidParameterValue:  # a platform without the check
-            connection.rollback()
+    checks_its_client(connection)
     return connection
+
+
+def checks_its_client(connection: Any) -> None:
+    """The server checks every second that the client is still there, and ends the query (and
+    the transaction) of one that went away (a dbt killed), rather than when it next speaks:
+    PostgreSQL 14 and later, on Linux."""
+    import psycopg
+
+    if connection.info.server_version < 140000:
+        return
+    try:
+        connection.execute("select set_config('client_connection_check_interval', '1s', false)")
+        connection.commit()
+    except psycopg.errors.InvalidParameterValue:  # a platform without the check
+        connection.rollback()
 
 
 # What a MySQL session is set to before parity's first query, so that nothing of the server's or

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from parity.sides.connections import mysql_client
+from parity.sides.connections import checks_its_client, mysql_client
 
 
 @dataclass(frozen=True)
@@ -40,15 +40,8 @@ def _postgres(url: str) -> Any:
     # RawCursor: parameters are PostgreSQL's own $1, $2..., so a `%` in the plan's SQL stays as
     # written (as in the reading sessions).
     connection = psycopg.connect(url, cursor_factory=psycopg.RawCursor)
-    if connection.info.server_version >= 140000:
-        # The server checks every second that the apply is still there, and ends its
-        # transaction (its lock, its writes) when it went away (a dbt killed), rather than when
-        # it next speaks: PostgreSQL 14 and later, on Linux.
-        try:
-            connection.execute("select set_config('client_connection_check_interval', '1s', false)")
-            connection.commit()
-        except psycopg.errors.InvalidParameterValue:  # a platform without the check
-            connection.rollback()
+    # Its transaction (its lock, its writes) ends as soon as a killed apply is gone.
+    checks_its_client(connection)
     return connection
 
 
