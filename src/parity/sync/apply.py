@@ -51,19 +51,19 @@ def apply_corrections(
     asked = list(request.pairs)
     # Each pair's published result, with the fingerprints its run read.
     fingerprints = results.select("run_id", "pair_name", "source_fingerprint", "target_fingerprint")
-    published = {
+    results_by_pair = {
         r["pair_name"]: r.asDict()
         for r in summary.where(F.col("pair_name").isin(asked))
         .join(fingerprints, ["run_id", "pair_name"], "left")
         .collect()
     }
-    planned = _planned(corrections, asked, published)
+    planned = _planned(corrections, asked, results_by_pair)
     applied = _applied_before(history, asked)
     last = last_applies(history, asked)
     apply_id, now = str(uuid.uuid4()), datetime.now(UTC)
     records = []
     for name in asked:
-        pair, result = pairs[name], published.get(name)
+        pair, result = pairs[name], results_by_pair.get(name)
         counts = planned.get(name, Planned())
         conflicts, written = None, Written()
         if request.undo:
@@ -108,7 +108,7 @@ def apply_corrections(
 
 
 def _planned(
-    corrections: DataFrame, asked: list[str], published: dict[str, dict[str, Any]]
+    corrections: DataFrame, asked: list[str], results_by_pair: dict[str, dict[str, Any]]
 ) -> dict[str, Planned]:
     """Each asked pair's corrections of its published result, by operation."""
     counted: dict[str, dict[str, int]] = {}
@@ -119,7 +119,7 @@ def _planned(
         .collect()
     )
     for row in rows:
-        result = published.get(row["pair_name"])
+        result = results_by_pair.get(row["pair_name"])
         if result and result["run_id"] == row["run_id"]:
             counted.setdefault(row["pair_name"], {})[OPERATIONS[row["operation"]]] = row["rows"]
     return {name: Planned(**counts) for name, counts in counted.items()}
