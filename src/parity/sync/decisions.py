@@ -65,6 +65,14 @@ class Written:
             self.conflicts.append(key)
 
 
+def key_text_sql(side: SidePlan) -> str:
+    """A Spark side's key as the corrections name it (the published key): its canonical text, or
+    for a compound key the JSON array of its canonical texts; the inverse of
+    CorrectedColumns.key_values."""
+    keys = side.canonical_columns[: len(side.key_names)]
+    return keys[0] if len(keys) == 1 else f"to_json(array({', '.join(keys)}))"
+
+
 class CorrectedColumns:
     """The corrected side's columns as a correction names them (source names) and as its
     relation holds them."""

@@ -12,6 +12,7 @@ from pyspark.sql import functions as F
 
 from parity.plan import PairPlan, SidePlan
 from parity.sides.connections import connect
+from parity.sync.decisions import key_text_sql
 from parity.sync.typed_values import typed_value
 
 KEY = "__parity_key"
@@ -34,7 +35,7 @@ def _spark_rows(
 ) -> dict[str, list[dict[str, str | None]]]:
     count = len(right.key_names)
     canonical = right.canonical_columns
-    key_sql = canonical[0] if count == 1 else f"to_json(array({', '.join(canonical[:count])}))"
+    key_sql = key_text_sql(right)
     values = ", ".join(f"{sql} as `__parity_{i}`" for i, sql in enumerate(canonical[count:]))
     frame = spark.sql(
         f"select {key_sql} as {KEY}, {values} from {right.relation_name} as __parity_relation"

@@ -25,6 +25,7 @@ from parity.sync.decisions import (
     Unwritable,
     Written,
     decide,
+    key_text_sql,
 )
 from parity.values.spark_literals import string_literal
 
@@ -48,7 +49,7 @@ def write_spark_corrections(
     names = current.columns
     keys = len(corrected.key_names)
     canonical = corrected.canonical_columns
-    key_sql = canonical[0] if keys == 1 else f"to_json(array({', '.join(canonical[:keys])}))"
+    key_sql = key_text_sql(corrected)
     annotated = current.selectExpr(
         "*",
         f"{key_sql} as {KEY}",
