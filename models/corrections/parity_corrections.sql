@@ -8,6 +8,7 @@ select
     key,
     operation,
     copies,
+    key_held,
     new_values,
     values_at_apply,
     before_image

@@ -54,6 +54,8 @@ whole_rows as (
         key,
         case when to_insert then 'insert' else 'delete' end as operation,
         count(*) as copies,
+        -- Only a row missing from the corrected side is one of a key it did not hold.
+        kind not in ('missing_in_target', 'missing_in_source') or not to_insert as key_held,
         -- A sensitive value is never published: the apply reads it from the right side by key.
         case
             when to_insert and not sensitive_pair
@@ -81,6 +83,7 @@ whole_rows as (
         direction,
         key,
         to_insert,
+        kind,
         sensitive_pair,
         sensitive_columns,
         right_canonical,
@@ -115,6 +118,7 @@ updates as (
         key,
         'update' as operation,
         cast(1 as bigint) as copies,
+        true as key_held,
         to_json(map_from_entries(transform(
             filter(cells, cell -> not cell.hidden),
             cell -> struct(cell.column_name, cell.right_canonical)
@@ -146,6 +150,7 @@ select
     corrections.key,
     corrections.operation,
     corrections.copies,
+    corrections.key_held,
     corrections.new_values,
     corrections.values_at_apply,
     corrections.before_image

@@ -43,6 +43,12 @@ HELD = {
     "mysql": "select id, region, amount, label, note,"
     " cast(unix_timestamp(placed_at) * 1000000 as signed) from corrected",
 }
+# Each row as text, byte for byte, NULL and '' apart.
+DUMPED = {
+    "postgres": "select corrected::text from corrected",
+    "duckdb": "select cast(corrected as varchar) from corrected",
+    "mysql": "select json_array(id, region, amount, label, note, placed_at) from corrected",
+}
 SCHEMAS = {"postgres": "public", "duckdb": "main", "mysql": "parity"}
 MARKS = {"postgres": "%s", "duckdb": "?", "mysql": "%s"}
 
@@ -113,9 +119,25 @@ class Target:
             cursor.execute(HELD[self.engine])
             return ordered(cursor.fetchall())
 
+    def dumped(self) -> list[str]:
+        with connected(self.engine, self.location, read_only=True) as cursor:
+            cursor.execute(DUMPED[self.engine])
+            return sorted(row[0] for row in cursor.fetchall())
+
     def change(self, sql: str) -> None:
         with connected(self.engine, self.location) as connection:
             connection.execute(sql)
+
+    def reset(self) -> None:
+        """The table holds the target's rows again, as first made."""
+        with connected(self.engine, self.location) as cursor:
+            cursor.execute("drop table if exists corrected")
+            cursor.execute(MARIADB_TABLE if self.engine == "mysql" else TABLE)
+            marks = ", ".join([MARKS[self.engine]] * 6)
+            rows = [typed(r) for r in TARGET]
+            if self.engine == "mysql":
+                rows = [(*r[:5], r[5].replace(tzinfo=None)) for r in rows]
+            cursor.executemany(f"insert into corrected values ({marks})", rows)
 
 
 @pytest.fixture(scope="module", params=["postgres", "duckdb", "mysql"])
@@ -127,14 +149,7 @@ def target(request, scratch, spark, tmp_path_factory) -> Iterator[Target]:
         location = request.getfixturevalue(
             f"{'postgres' if engine == 'postgres' else 'mariadb'}_url"
         )
-    with connected(engine, location) as cursor:
-        cursor.execute("drop table if exists corrected")
-        cursor.execute(MARIADB_TABLE if engine == "mysql" else TABLE)
-        marks = ", ".join([MARKS[engine]] * 6)
-        rows = [typed(r) for r in TARGET]
-        if engine == "mysql":
-            rows = [(*r[:5], r[5].replace(tzinfo=None)) for r in rows]
-        cursor.executemany(f"insert into corrected values ({marks})", rows)
+    Target(engine, location).reset()
     sources = engine_sources(f"apply_{engine}", engine, READ_ENV, SCHEMAS[engine], ["corrected"])
     with (
         scratch.file("models/correction_source.sql", model(SOURCE)),
@@ -215,3 +230,46 @@ def test_a_dry_run_writes_nothing(target, scratch, spark):
     planned = applied(scratch, spark, target.engine)
     assert planned["mode"] == "dry_run" and planned["outcome"] in ("planned", "unchanged")
     assert target.held() == before
+
+
+def test_an_undo_restores_the_rows_the_apply_replaced(target, scratch, spark):
+    engine = target.engine
+    target.reset()
+    as_made = target.dumped()
+    summary(scratch, spark, engine)
+    # A dry run shows the statements' shapes, each with the rows it is run for, and no value.
+    shapes = applied(scratch, spark, engine)["statements"]
+    q = "`" if engine == "mysql" else '"'
+    relation = f"{q}{SCHEMAS[engine]}{q}.{q}corrected{q}"
+    # Deletes; an update per set of columns (placed_at; label and note; label; amount); inserts.
+    assert len(shapes.splitlines()) == 6
+    assert shapes.startswith(f"3 rows: delete from {relation} where ")
+    assert f"\n1 row: update {relation} set {q}amount{q} = " in shapes
+    assert f"\n3 rows: insert into {relation} ({q}id{q}, {q}region{q}, " in shapes
+    assert "ü☕" not in shapes and "40.00" not in shapes
+    done = applied(scratch, spark, engine, write=True)
+    assert (done["outcome"], done["inserts"], done["deletes"], done["updates"]) == (
+        "applied",
+        3,
+        3,
+        4,
+    )
+    assert done["previous_location"] == f"{relation[:-1]}__parity_undo{q}"
+    assert target.held() == expected(CORRECTED)
+
+    planned = applied(scratch, spark, engine, undo=True)
+    assert planned["outcome"] == "planned" and "rows of 8 keys" in planned["reason"]
+    # A row the apply wrote, changed since: nothing is undone.
+    target.change("update corrected set label = 'z' where id = 4")
+    refused = applied(scratch, spark, engine, undo=True, write=True)
+    assert refused["outcome"] == "refused" and "changed since apply" in refused["reason"]
+    assert "4, us" in refused["reason"]
+    target.change("update corrected set label = 'ü☕' where id = 4")
+
+    undone = applied(scratch, spark, engine, undo=True, write=True)
+    assert undone["outcome"] == "undone", undone["reason"]
+    assert target.dumped() == as_made
+    again = applied(scratch, spark, engine, undo=True, write=True)
+    assert (
+        again["outcome"] == "refused" and f"undone by apply {undone['apply_id']}" in again["reason"]
+    )

@@ -115,6 +115,11 @@ def test_the_target_gets_what_the_source_holds(corrections):
         (key(10, "eu"), "update"): (1, {"placed_at": AT}, [], {"placed_at": AN_HOUR_LATER}),
     }
     assert {v["direction"] for v in found.values()} == {"source_to_target"}
+    # Every insert is of a key the target lacked.
+    assert [k for k, v in found.items() if not v["key_held"]] == [
+        (key(4, "us"), "insert"),
+        (key(9, "eu"), "insert"),
+    ]
     assert {v["corrected_relation"].split(".")[-1] for v in found.values()} == {"correction_target"}
 
 
@@ -141,6 +146,8 @@ def test_the_source_gets_what_the_target_holds_when_the_pair_says_so(corrections
         (key(10, "eu"), "update"): (1, {"placed_at": AN_HOUR_LATER}, [], {"placed_at": AT}),
     }
     assert {v["corrected_relation"].split(".")[-1] for v in found.values()} == {"correction_source"}
+    # The source holds key 8 once: its two extra copies are not of a key it lacked.
+    assert [k for k, v in found.items() if not v["key_held"]] == [(key(5, "us"), "insert")]
 
 
 def test_a_sensitive_pair_corrects_without_a_value_or_key_in_sight(corrections):

@@ -22,7 +22,7 @@ from parity.sync.hidden_values import right_rows, with_hidden_values
 from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
 from parity.sync.request import ApplyRequest, RequestError, read_request
 from parity.sync.spark_writer import write_spark_corrections
-from parity.sync.sql_writer import write_corrections
+from parity.sync.sql_writer import statement_shapes, write_corrections
 from parity.sync.undo import last_applies, undone
 from parity.sync.write_sessions import WRITE_SESSIONS
 
@@ -65,16 +65,17 @@ def apply_corrections(
     for name in asked:
         pair, result = pairs[name], results_by_pair.get(name)
         counts = planned.get(name, Planned())
-        conflicts, written = None, Written()
+        conflicts, written, statements = None, Written(), None
         if request.undo:
             counts = Planned()
-            outcome, reason = undone(spark, _corrected(pair), last.get(name), request.write)
+            outcome, reason = _undone(spark, pair, last.get(name), request.write)
         else:
             outcome, reason = _decided(spark, pair, result, counts, request, applied)
-        if outcome == APPLIED:
-            outcome, reason, written = _written(
-                spark, apply_id, pair, _corrections_of(corrections, result)
-            )
+            if outcome in (PLANNED, APPLIED):
+                listed = _corrections_of(corrections, result)
+                statements = _statements(pair, listed)
+            if outcome == APPLIED:
+                outcome, reason, written = _written(spark, apply_id, pair, listed)
             if outcome == APPLIED:
                 counts = Planned(written.inserted, written.deleted, written.updated)
                 conflicts = len(written.conflicts)
@@ -99,6 +100,7 @@ def apply_corrections(
                 conflicts=conflicts,
                 config_hash=pair.config_hash,
                 tolerance_hash=pair.tolerance_hash,
+                statements=statements,
                 previous_location=written.previous_location,
                 location=written.location,
                 fingerprint=written.fingerprint,
@@ -169,6 +171,17 @@ def _decided(
     return APPLIED, ""
 
 
+def _undone(
+    spark: SparkSession, pair: PairPlan, last: dict[str, Any] | None, write: bool
+) -> tuple[str, str]:
+    corrected = _corrected(pair)
+    try:
+        _check_writable(pair, corrected)
+    except Unwritable as refused:
+        return REFUSED, str(refused)
+    return undone(spark, pair, corrected, last, write)
+
+
 def _corrections_of(corrections: DataFrame, result: dict[str, Any]) -> list[dict[str, Any]]:
     """The published result's corrections, deletes first (a key's old copies go before its new
     ones come), then updates and inserts, each by key."""
@@ -177,6 +190,20 @@ def _corrections_of(corrections: DataFrame, result: dict[str, Any]) -> list[dict
     ).collect()
     order = {"delete": 0, "update": 1, "insert": 2}
     return sorted((r.asDict() for r in rows), key=lambda r: (order[r["operation"]], r["key"]))
+
+
+def _statements(pair: PairPlan, corrections: list[dict[str, Any]]) -> str:
+    """How the apply changes the corrected relation, as its statements' shapes."""
+    corrected = _corrected(pair)
+    if corrected.in_session:
+        return (
+            f"the rows of {len({c['key'] for c in corrections})} keys changed in a copy of"
+            f" {corrected.relation_name} written beside it, then: alter table"
+            f" {corrected.relation_name} set location <the copy>"
+        )
+    if corrected.dialect not in WRITE_SESSIONS:
+        return ""
+    return statement_shapes(pair, corrected, corrections)
 
 
 def _written(
@@ -191,8 +218,7 @@ def _written(
         if corrected.in_session:
             written = write_spark_corrections(spark, pair, corrected, corrections, apply_id)
         else:
-            variable = pair.config["sync"]["apply_connection_env"]
-            written = write_corrections(pair, corrected, corrections, variable)
+            written = write_corrections(pair, corrected, corrections, apply_id)
     except Unwritable as refused:
         return REFUSED, str(refused), Written()
     except ParityError:
@@ -204,13 +230,19 @@ def _written(
             f"the apply to {corrected.relation_name} failed: {type(error).__name__}: {reason}",
         ) from None
     written.conflicts.extend(unreadable)
-    reason = ""
+    reasons = []
     if written.conflicts:
         keys = ", ".join(written.conflicts[:10])
-        reason = (
+        reasons.append(
             f"{len(written.conflicts)} rows changed since the run were left alone (keys {keys})"
         )
-    return APPLIED, reason, written
+    if written.extra_copies:
+        keys = ", ".join(written.extra_copies[:10])
+        reasons.append(
+            f"extra copies of {len(written.extra_copies)} rows whose key"
+            f" {corrected.relation_name} held were not inserted (keys {keys}): not supported yet"
+        )
+    return APPLIED, "; ".join(reasons), written
 
 
 def _check_writable(pair: PairPlan, corrected: SidePlan) -> None:

@@ -17,6 +17,9 @@ RowId = TypeVar("RowId")
 
 INSERT, DELETE, UPDATE = "insert", "delete", "update"
 UNCHANGED, CONFLICT = "unchanged", "conflict"
+# An extra copy of a row whose key the corrected side held: the run publishes no count of the
+# copies both sides hold, so nothing tells it written from not; not written yet.
+EXTRA_COPY = "extra_copy"
 
 
 class Unwritable(ValueError):
@@ -46,6 +49,8 @@ class Written:
     unchanged: int = 0
     # Keys whose row no longer held what the run saw: left alone.
     conflicts: list[str] = field(default_factory=list)
+    # Keys of extra copies not inserted (EXTRA_COPY).
+    extra_copies: list[str] = field(default_factory=list)
     # Where a rewritten table's previous version stays, where the corrected one is, and the
     # corrected one's fingerprint: what an undo checks and restores.
     previous_location: str | None = None
@@ -61,6 +66,8 @@ class Written:
             self.updated += 1
         elif decision.action == UNCHANGED:
             self.unchanged += 1
+        elif decision.action == EXTRA_COPY:
+            self.extra_copies.append(key)
         else:
             self.conflicts.append(key)
 
@@ -129,6 +136,8 @@ def decide(
         if len(held) >= copies:
             return Decision(DELETE, tuple(held[:copies]), copies=copies)
         return Decision(UNCHANGED if not rows else CONFLICT)
+    if correction["key_held"]:
+        return Decision(EXTRA_COPY)
     if not rows:
         return Decision(INSERT, values=columns.typed(new), copies=copies)
     if all(columns.holds(row, new, published=False) for _, row in rows):

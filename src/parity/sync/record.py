@@ -42,8 +42,13 @@ class ApplyRecord:
     conflicts: int | None
     config_hash: str
     tolerance_hash: str
-    # A rewritten Spark table: where its previous version stays, where the written one is, and
-    # the written one's fingerprint; NULL for a relation corrected in place.
+    # The statements an apply changes the corrected relation with (of one that would, or did),
+    # each after how many rows it is run for; parameters as marks, never values.
+    statements: str | None = None
+    # Where what the apply replaced is kept for an undo: a rewritten Spark table's previous
+    # version (with where the written one is, and its fingerprint), or the table beside a
+    # relation in another engine that keeps the rows it changed (kept_rows.py); NULL where it
+    # changed nothing.
     previous_location: str | None = None
     location: str | None = None
     fingerprint: str | None = None

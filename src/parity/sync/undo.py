@@ -1,6 +1,7 @@
 """Undoing a pair's last apply: the version of the corrected relation it replaced, back, if
 nothing changed the relation since. A rewritten Spark table is pointed back at its previous
-version (one catalog operation, as the apply was)."""
+version (one catalog operation, as the apply was); a relation in another engine gets back the
+rows the apply replaced (sql_undo.py)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,21 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from parity.pipelines.incremental import fingerprint_text
-from parity.plan import SidePlan
+from parity.plan import PairPlan, SidePlan
 from parity.sides.fingerprints import input_fingerprint
 from parity.sync.record import APPLIED, PLANNED, REFUSED, UNDONE
+from parity.sync.sql_undo import undone_in_place
 from parity.values.spark_literals import string_literal
 
 
 def last_applies(history: DataFrame | None, asked: list[str]) -> dict[str, dict[str, Any]]:
-    """Each asked pair's last apply that wrote or undid, by pair."""
+    """Each asked pair's last apply that changed its corrected relation (and so kept what it
+    replaced) or undid, by pair."""
     if history is None:
         return {}
+    changed = (F.col("outcome") == APPLIED) & F.col("previous_location").isNotNull()
     rows = history.where(
-        F.col("pair_name").isin(asked) & F.col("outcome").isin(APPLIED, UNDONE)
+        F.col("pair_name").isin(asked) & (changed | (F.col("outcome") == UNDONE))
     ).collect()
     last: dict[str, dict[str, Any]] = {}
     for row in sorted(rows, key=lambda r: r["applied_at"]):
@@ -30,19 +34,19 @@ def last_applies(history: DataFrame | None, asked: list[str]) -> dict[str, dict[
 
 
 def undone(
-    spark: SparkSession, corrected: SidePlan, last: dict[str, Any] | None, write: bool
+    spark: SparkSession,
+    pair: PairPlan,
+    corrected: SidePlan,
+    last: dict[str, Any] | None,
+    write: bool,
 ) -> tuple[str, str]:
     """The outcome of undoing ``last`` (the pair's last apply), and why."""
     if last is None:
         return REFUSED, "no apply of it wrote anything to undo"
     if last["outcome"] == UNDONE:
         return REFUSED, f"its last apply was undone by apply {last['apply_id']}: nothing to undo"
-    if not last["previous_location"]:
-        return (
-            REFUSED,
-            f"apply {last['apply_id']} corrected {corrected.relation_name} in place: undoing"
-            f" a {corrected.dialect} relation is not supported yet",
-        )
+    if not corrected.in_session:
+        return undone_in_place(pair, corrected, last, write)
     table = corrected.relation_name
     described = {r[0]: r[1] for r in spark.sql(f"describe table extended {table}").collect()}
     now = fingerprint_text(input_fingerprint(spark, corrected))

@@ -1,20 +1,28 @@
-"""How an apply opens a writing transaction on each engine it writes to, apart from the reading
-sessions (sides/connections.py): the connection from the variable the pair's
+"""How an apply (or an undo) opens a writing transaction on each engine it writes to, apart from
+the reading sessions (sides/connections.py): the connection from the variable the pair's
 `sync.apply_connection_env` names, what keeps other writers out while it runs, what names a row
 within it, how a statement takes its parameters, and the driver's errors."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import os
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parity.errors import ParityError
+from parity.plan import PairPlan, SidePlan
 from parity.sides.connections import checks_its_client, mysql_client
+from parity.sides.published_errors import published, secrets_of
 
 
 @dataclass(frozen=True)
 class WriteSession:
     connect: Callable[[str], Any]
+    # Starts the transaction (after the statements that commit on their own, as DDL does in
+    # MySQL); empty: the first statement starts it.
+    begin: str
     # Run first in the transaction, with the relation's name in place of {relation}.
     lock: str
     # The pseudo-column naming a row; None: a row is named by its canonical values, and each
@@ -26,6 +34,10 @@ class WriteSession:
     run: Callable[[Any, str, Sequence[Any]], list[tuple[Any, ...]]]
     quote: str
     errors: Callable[[], tuple[type[BaseException], ...]]
+    # The names of a select's columns, in order.
+    columns: Callable[[Any, str], list[str]]
+    # A type holding the apply's own text (ids and hashes) in a table it creates.
+    text_type: str
 
     def marks(self, count: int, first: int = 1) -> list[str]:
         return [self.mark(n) for n in range(first, first + count)]
@@ -48,9 +60,7 @@ def _postgres(url: str) -> Any:
 def _duckdb(path: str) -> Any:
     import duckdb
 
-    connection = duckdb.connect(path)
-    connection.execute("begin transaction")
-    return connection
+    return duckdb.connect(path)
 
 
 def _mysql(url: str) -> Any:
@@ -65,6 +75,17 @@ def _mysql(url: str) -> Any:
 def _run(connection: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     rows = connection.execute(sql, list(params))
     return rows.fetchall() if rows.description else []
+
+
+def _columns(connection: Any, sql: str) -> list[str]:
+    return [column[0] for column in connection.execute(sql).description]
+
+
+def _mysql_columns(connection: Any, sql: str) -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        cursor.fetchall()
+        return [column[0] for column in cursor.description]
 
 
 def _mysql_run(connection: Any, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -89,17 +110,64 @@ WRITE_SESSIONS = {
     # psycopg opens a transaction with the first statement; the lock lets readers go on.
     "postgres": WriteSession(
         _postgres,
+        "",
         "lock table {relation} in share row exclusive mode",
         "ctid",
         lambda n: f"${n}",
         _run,
         '"',
         _errors("psycopg"),
+        _columns,
+        "text",
     ),
     # A DuckDB database opened to write is its process's alone: no other writer gets in.
-    "duckdb": WriteSession(_duckdb, "", "rowid", lambda _: "?", _run, '"', _errors("duckdb")),
+    "duckdb": WriteSession(
+        _duckdb,
+        "begin transaction",
+        "",
+        "rowid",
+        lambda _: "?",
+        _run,
+        '"',
+        _errors("duckdb"),
+        _columns,
+        "varchar",
+    ),
     # InnoDB: each key's rows are locked as they are read (`for update`).
     "mysql": WriteSession(
-        _mysql, "", None, lambda n: f"@__parity_{n}", _mysql_run, "`", _errors("pymysql")
+        _mysql,
+        "",
+        "",
+        None,
+        lambda n: f"@__parity_{n}",
+        _mysql_run,
+        "`",
+        _errors("pymysql"),
+        _mysql_columns,
+        "char(64)",
     ),
 }
+
+
+@contextlib.contextmanager
+def writing(pair: PairPlan, corrected: SidePlan, doing: str) -> Iterator[tuple[WriteSession, Any]]:
+    """The session and a connection of the apply's own to the corrected side's engine, closed at
+    the end (which rolls back what was not committed); a driver's error as the pair's, its text
+    scrubbed, saying ``doing`` failed and nothing was written."""
+    session = WRITE_SESSIONS[corrected.dialect]
+    variable = pair.config["sync"]["apply_connection_env"]
+    target = os.environ.get(variable)
+    if not target:
+        raise ParityError(pair.name, f"sync.apply_connection_env names {variable}, which is unset")
+    try:
+        connection = session.connect(target)
+        try:
+            yield session, connection
+        finally:
+            connection.close()
+    except session.errors() as error:
+        reason = published(str(error).strip(), secrets_of(target))
+        raise ParityError(
+            pair.name,
+            f"{doing} {corrected.relation_name} failed, nothing was written: {reason}",
+        ) from None

@@ -1,0 +1,92 @@
+"""The rows an apply replaced, kept for an undo beside the corrected relation, in its own engine
+(so hidden values never leave it): a table named after the relation (`<table>__parity_undo`)
+holding exact copies of each corrected key's rows as they were, and per key a hash of its rows as
+the apply left them, which an undo checks the relation still holds. Only the last apply that
+wrote is kept: its first write clears the rows kept for the one before."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from parity.sync.key_rows import KeyRows
+from parity.sync.write_sessions import WriteSession
+
+APPLY, AFTER = "parity_apply_id", "parity_after"
+SUFFIX = "__parity_undo"
+
+
+def kept_relation(relation: str, session: WriteSession) -> str:
+    """The table beside ``relation`` (its name as the plan renders it, quoted) that keeps its
+    rows."""
+    return relation[: -len(session.quote)] + SUFFIX + session.quote
+
+
+def state_hash(rows: list[dict[str, str | None]]) -> str:
+    """One key's rows, copies counted and in any order, as a hash of their canonical values."""
+    texts = sorted(json.dumps(row, sort_keys=True, ensure_ascii=False) for row in rows)
+    return hashlib.sha256(json.dumps(texts).encode("utf-8")).hexdigest()
+
+
+def relation_columns(session: WriteSession, connection: Any, relation: str) -> list[str]:
+    return session.columns(connection, f"select * from {relation} where 1 = 0")
+
+
+class KeptRows:
+    def __init__(self, session: WriteSession, connection: Any, key_rows: KeyRows, apply_id: str):
+        self.session, self.connection, self.key_rows = session, connection, key_rows
+        self.apply_id = apply_id
+        self.relation = key_rows.relation
+        self.name = kept_relation(self.relation, session)
+        self.keys: dict[tuple[Any, ...], None] = {}
+
+    def prepare(self) -> None:
+        """The table, made to the relation's columns (again, where they changed since it was
+        made), committed on its own before the apply's transaction begins: DDL commits what runs
+        before it in MySQL."""
+        session, quoted = self.session, self.session.quoted
+        self.columns = relation_columns(session, self.connection, self.relation)
+        made = (
+            f"create table {{}} {self.name} as select"
+            f" cast(null as {session.text_type}) as {quoted(APPLY)},"
+            f" cast(null as {session.text_type}) as {quoted(AFTER)}, __parity_relation.*"
+            " from (select 1 as __parity_one) as __parity_none"
+            # The outer join's columns are nullable in MySQL too: a key's hash holds no values.
+            f" left join {self.relation} as __parity_relation on 1 = 0"
+        )
+        session.run(self.connection, made.format("if not exists"), [])
+        if relation_columns(session, self.connection, self.name) != [APPLY, AFTER, *self.columns]:
+            session.run(self.connection, f"drop table {self.name}", [])
+            session.run(self.connection, made.format(""), [])
+        self.connection.commit()
+
+    def before(self, key: list[Any]) -> None:
+        """Keeps the key's rows as they are, the first time the apply changes it."""
+        if tuple(key) in self.keys:
+            return
+        session = self.session
+        if not self.keys:
+            session.run(self.connection, f"delete from {self.name}", [])
+        self.keys[tuple(key)] = None
+        columns = ", ".join(session.quoted(name) for name in self.columns)
+        session.run(
+            self.connection,
+            f"insert into {self.name} ({session.quoted(APPLY)}, {columns})"
+            f" select cast({session.mark(1)} as {session.text_type}), {columns}"
+            f" from {self.relation} where {self.key_rows.matching(2)}",
+            [self.apply_id, *key],
+        )
+
+    def after(self) -> None:
+        """Keeps each changed key's hash, as the apply leaves its rows."""
+        session = self.session
+        keys = ", ".join(self.key_rows.keys)
+        marks = ", ".join(session.marks(2 + len(self.key_rows.keys)))
+        insert = (
+            f"insert into {self.name} ({session.quoted(APPLY)}, {session.quoted(AFTER)}, {keys})"
+            f" values ({marks})"
+        )
+        for key in self.keys:
+            rows = [row for _, row in self.key_rows.rows(self.connection, list(key))]
+            session.run(self.connection, insert, [self.apply_id, state_hash(rows), *key])
