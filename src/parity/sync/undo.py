@@ -1,6 +1,7 @@
 """Undoing a pair's last apply: the version of the corrected relation it replaced, back, if
 nothing changed the relation since. A rewritten Spark table is pointed back at its previous
-version (one catalog operation, as the apply was)."""
+version (one catalog operation, as the apply was); a rewritten directory is swapped back by
+renames (path_swap.py)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pyspark.sql import functions as F
 from parity.pipelines.incremental import fingerprint_text
 from parity.plan import SidePlan
 from parity.sides.fingerprints import input_fingerprint
+from parity.sync.path_swap import directory_of, restore_directory
 from parity.sync.record import APPLIED, PLANNED, REFUSED, UNDONE
 from parity.values.spark_literals import string_literal
 
@@ -43,13 +45,26 @@ def undone(
             f"apply {last['apply_id']} corrected {corrected.relation_name} in place: undoing"
             f" a {corrected.dialect} relation is not supported yet",
         )
+    restore = restore_directory if directory_of(corrected) is not None else _restore_table
+    refused = restore(spark, corrected, last, write)
+    if refused:
+        return REFUSED, refused
+    if not write:
+        return PLANNED, f"would restore the version apply {last['apply_id']} replaced"
+    return UNDONE, f"restored the version apply {last['apply_id']} replaced"
+
+
+def _restore_table(
+    spark: SparkSession, corrected: SidePlan, last: dict[str, Any], write: bool
+) -> str:
+    """Why the table cannot be pointed back at the version ``last`` replaced, or "" when it is
+    (or would be, for a dry run)."""
     table = corrected.relation_name
     described = {r[0]: r[1] for r in spark.sql(f"describe table extended {table}").collect()}
     now = fingerprint_text(input_fingerprint(spark, corrected))
     if described.get("Location") != last["location"] or now != last["fingerprint"]:
-        return REFUSED, f"{table} changed since apply {last['apply_id']}: it was left as it is"
-    if not write:
-        return PLANNED, f"would restore the version apply {last['apply_id']} replaced"
-    spark.sql(f"alter table {table} set location {string_literal(last['previous_location'])}")
-    spark.sql(f"refresh table {table}")
-    return UNDONE, f"restored the version apply {last['apply_id']} replaced"
+        return f"{table} changed since apply {last['apply_id']}: it was left as it is"
+    if write:
+        spark.sql(f"alter table {table} set location {string_literal(last['previous_location'])}")
+        spark.sql(f"refresh table {table}")
+    return ""
