@@ -162,6 +162,22 @@ def test_undo_refuses_a_directory_changed_since_the_apply(project, spark):
     assert files_rows(spark, path) == ordered(TARGET)
 
 
+def test_a_row_changed_since_the_run_is_left_alone(project, spark):
+    """Forced past the directory's fingerprint, the apply still compares each row with what the
+    run saw: order 7, changed since, is a conflict and keeps its new amount."""
+    path = project.files_path
+    assert not summary(project, spark)["passed"]
+    since = [(*r[:2], "71.00", *r[3:]) if r[0] == 7 else r for r in TARGET]
+    spark.sql(model(since)).write.mode("overwrite").parquet(path)
+    refused = applied(project, spark, write=True)
+    assert refused["outcome"] == "refused" and "changed since run" in refused["reason"]
+    done = applied(project, spark, write=True, force=True)
+    assert (done["outcome"], done["conflicts"]) == ("applied", 1)
+    assert '["7","us"]' in done["reason"]
+    expected = [(*r[:2], "71.00", *r[3:]) if r[0] == 7 else r for r in CORRECTED]
+    assert files_rows(spark, path) == ordered(expected)
+
+
 def target_plan(project, spark):
     plan = spark.table(f"{project.schema}.parity_plan").where("pair_name = 'to_files'").collect()
     (pair,) = pairs_from_rows([r.asDict() for r in plan])

@@ -46,8 +46,8 @@ class Written:
     unchanged: int = 0
     # Keys whose row no longer held what the run saw: left alone.
     conflicts: list[str] = field(default_factory=list)
-    # Where a rewritten table's previous version stays, where the corrected one is, and the
-    # corrected one's fingerprint: what an undo checks and restores.
+    # Where a rewritten table's or directory's previous version is kept, where the corrected
+    # one is, and the corrected one's fingerprint: what an undo checks and restores.
     previous_location: str | None = None
     location: str | None = None
     fingerprint: str | None = None

@@ -42,8 +42,9 @@ class ApplyRecord:
     conflicts: int | None
     config_hash: str
     tolerance_hash: str
-    # A rewritten Spark table: where its previous version stays, where the written one is, and
-    # the written one's fingerprint; NULL for a relation corrected in place.
+    # A rewritten Spark table or Parquet directory: where its previous version is kept, where
+    # the written one is, and the written one's fingerprint; NULL for a relation corrected in
+    # place.
     previous_location: str | None = None
     location: str | None = None
     fingerprint: str | None = None
