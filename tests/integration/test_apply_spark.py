@@ -1,6 +1,6 @@
 """Corrections applied to a table in Spark's catalog: the corrected version written beside the
-current one and swapped in by one catalog operation, the previous version kept, the same run
-never applied twice, and the next build finding the pair in parity."""
+current one and swapped in by one catalog operation, the previous version kept until the next
+apply, the same run never applied twice, and the next build finding the pair in parity."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from typing import Any
 import duckdb
 import pytest
 
+from parity.sync.hadoop_files import exists
+from parity.sync.version_names import previous_name
 from tests.integration.correction_tables import SOURCE, TARGET, model
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import engine_sources, reconcile
@@ -127,9 +129,12 @@ def test_a_spark_table_is_swapped_for_its_corrected_version(project, spark):
     assert (done["outcome"], done["reason"], done["conflicts"]) == ("applied", "", 0)
     assert (done["inserts"], done["deletes"], done["updates"]) == (3, 3, 4)
     assert rows_of(spark, table) == ordered(CORRECTED)
-    # The previous version stays where it was, whole; the table reads the new one.
-    assert location(spark, table) != previous
-    assert rows_of(spark, f"parquet.`{previous}`") == ordered(TARGET)
+    # The previous version is kept, whole, beside the one the table reads; moved aside from the
+    # managed table's own location, which a new table of its name (dbt's next run) needs free.
+    kept = done["previous_location"]
+    assert kept == previous_name(previous, done["apply_id"]) and not exists(spark, previous)
+    assert location(spark, table) == done["location"]
+    assert rows_of(spark, f"parquet.`{kept}`") == ordered(TARGET)
 
     assert applied(project, spark, write=True)["outcome"] == "unchanged"
     assert summary(project, spark)["passed"]
@@ -143,10 +148,28 @@ def test_a_spark_table_is_swapped_for_its_corrected_version(project, spark):
     )
     assert rows_of(spark, table) == ordered(CORRECTED)
     undone = applied(project, spark, undo=True, write=True)
-    assert undone["outcome"] == "undone" and location(spark, table) == previous
+    assert undone["outcome"] == "undone" and location(spark, table) == kept
     assert rows_of(spark, table) == ordered(TARGET)
     again = applied(project, spark, undo=True, write=True)
     assert again["outcome"] == "refused" and "was undone by apply" in again["reason"]
+
+    # The next apply that writes deletes the version the undo took back; the one after, the
+    # version the apply before kept. Nothing else.
+    assert not summary(project, spark)["passed"]
+    second = applied(project, spark, write=True)
+    assert (second["outcome"], second["previous_location"]) == ("applied", kept)
+    assert not exists(spark, done["location"]) and exists(spark, kept)
+    spark.sql(f"insert overwrite table {table} {model(TARGET)}")
+    assert not summary(project, spark)["passed"]
+    third = applied(project, spark, write=True)
+    assert (third["outcome"], third["previous_location"]) == ("applied", second["location"])
+    assert not exists(spark, kept) and exists(spark, second["location"])
+    assert rows_of(spark, table) == ordered(CORRECTED)
+
+    # dbt builds the model again, over the corrected table.
+    rebuilt = project.dbt("run", "--select", "spark_corrected", vars=project.demo_vars())
+    assert rebuilt.success, error_text(rebuilt)
+    assert rows_of(spark, table) == ordered(TARGET)
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from parity.sides.published_errors import published
 from parity.sync.decisions import Unwritable, Written
 from parity.sync.guards import Planned, changed_since, refusal
 from parity.sync.hidden_values import right_rows, with_hidden_values
+from parity.sync.kept_versions import KeptVersion, kept_versions
 from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
 from parity.sync.request import ApplyRequest, RequestError, read_request
 from parity.sync.spark_writer import write_spark_corrections
@@ -60,6 +61,7 @@ def apply_corrections(
     planned = _planned(corrections, asked, results_by_pair)
     applied = _applied_before(history, asked)
     last = last_applies(history, asked)
+    kept = kept_versions(history, asked)
     apply_id, now = str(uuid.uuid4()), datetime.now(UTC)
     records = []
     for name in asked:
@@ -75,7 +77,7 @@ def apply_corrections(
                 listed = _corrections_of(corrections, result)
                 statements = _statements(pair, listed)
             if outcome == APPLIED:
-                outcome, reason, written = _written(spark, apply_id, pair, listed)
+                outcome, reason, written = _written(spark, apply_id, pair, listed, kept.get(name))
             if outcome == APPLIED:
                 counts = Planned(written.inserted, written.deleted, written.updated)
                 conflicts = len(written.conflicts)
@@ -207,16 +209,21 @@ def _statements(pair: PairPlan, corrections: list[dict[str, Any]]) -> str:
 
 
 def _written(
-    spark: SparkSession, apply_id: str, pair: PairPlan, corrections: list[dict[str, Any]]
+    spark: SparkSession,
+    apply_id: str,
+    pair: PairPlan,
+    corrections: list[dict[str, Any]],
+    kept: KeptVersion | None,
 ) -> tuple[str, str, Written]:
     """The pair's corrections written, or why they cannot be: the outcome, its reason, and what
-    was written."""
+    was written. A Spark side's swap deletes the version ``kept`` for the undo of the apply
+    before."""
     corrected = _corrected(pair)
     try:
         _check_writable(pair, corrected)
         corrections, unreadable = _with_hidden_values(spark, pair, corrections)
         if corrected.in_session:
-            written = write_spark_corrections(spark, pair, corrected, corrections, apply_id)
+            written = write_spark_corrections(spark, pair, corrected, corrections, apply_id, kept)
         else:
             written = write_corrections(pair, corrected, corrections, apply_id)
     except Unwritable as refused:

@@ -51,8 +51,9 @@ class Written:
     conflicts: list[str] = field(default_factory=list)
     # Keys of extra copies not inserted (EXTRA_COPY).
     extra_copies: list[str] = field(default_factory=list)
-    # Where a rewritten table's previous version stays, where the corrected one is, and the
-    # corrected one's fingerprint: what an undo checks and restores.
+    # Where a rewritten table's or directory's previous version is kept, where the corrected
+    # one is, and the corrected one's fingerprint: what an undo checks and restores; or the
+    # table beside a relation in another engine that keeps the rows the apply replaced.
     previous_location: str | None = None
     location: str | None = None
     fingerprint: str | None = None

@@ -45,10 +45,10 @@ class ApplyRecord:
     # The statements an apply changes the corrected relation with (of one that would, or did),
     # each after how many rows it is run for; parameters as marks, never values.
     statements: str | None = None
-    # Where what the apply replaced is kept for an undo: a rewritten Spark table's previous
-    # version (with where the written one is, and its fingerprint), or the table beside a
-    # relation in another engine that keeps the rows it changed (kept_rows.py); NULL where it
-    # changed nothing.
+    # Where what the apply replaced is kept for an undo: a rewritten Spark table's or Parquet
+    # directory's previous version (with where the written one is, and its fingerprint), or
+    # the table beside a relation in another engine that keeps the rows it changed
+    # (kept_rows.py); NULL where it changed nothing.
     previous_location: str | None = None
     location: str | None = None
     fingerprint: str | None = None

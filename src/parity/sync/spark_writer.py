@@ -1,21 +1,30 @@
-"""Corrections written to a table in Spark's catalog, atomically for its readers: the corrected
-version is written beside the current one and the table is pointed at it in one catalog
-operation (`alter table ... set location`); the previous version stays where it was. The rows
-of the corrected keys are read back as the comparison read them (the plan's canonical SQL) and
-changed only where they still hold what the run saw. Spark has no lock: the table's files are
-fingerprinted before it is read and again before the swap, and a table changed in between is
-left as it was."""
+"""Corrections written to a Spark side, as one change its readers see whole. The rows of the
+corrected keys are read back as the comparison read them (the plan's canonical SQL) and changed
+only where they still hold what the run saw (decisions.py). Then, by what the side is:
+- a Parquet or ORC table of the catalog: the corrected version is written beside the current
+  one and the table pointed at it in one catalog operation (`alter table ... set location`);
+- a directory of Parquet files: the corrected version is written beside it and swapped in by
+  renames (path_swap.py);
+- a Delta or Iceberg table: the corrected keys' rows replaced by one MERGE, the table format's
+  own transaction (spark_merge.py).
+Spark has no lock: a rewritten side's files are fingerprinted before it is read and again before
+the swap, and a side changed in between is left as it was. A swap keeps the version it replaced,
+for undo, until the next apply that writes the relation deletes it (kept_versions.py)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+from parity.log import logger
 from parity.pipelines.incremental import fingerprint_text
 from parity.plan import PairPlan, SidePlan
+from parity.sides.file_views import spark_reason
 from parity.sides.fingerprints import InputFingerprint, input_fingerprint
+from parity.sync import hadoop_files
 from parity.sync.decisions import (
     DELETE,
     INSERT,
@@ -27,11 +36,28 @@ from parity.sync.decisions import (
     decide,
     key_text_sql,
 )
+from parity.sync.kept_versions import KeptVersion, discard
+from parity.sync.path_swap import directory_of, swap_directory, writable_directory
+from parity.sync.spark_merge import MERGED_FORMATS, key_state_sql, merge
+from parity.sync.version_names import base_of, previous_name, written_name
 from parity.values.spark_literals import string_literal
 
 # Formats whose table Spark rewrites as files under a location.
 FILE_FORMATS = ("parquet", "orc")
-KEY = "__parity_key"
+KEY, STATE = "__parity_key", "__parity_state"
+CHANGES = (INSERT, DELETE, UPDATE)
+
+
+@dataclass(frozen=True)
+class SparkTarget:
+    # "table" (rewritten and pointed at), "directory" (rewritten and renamed) or "merged".
+    kind: str
+    # A table's location or a directory's path; "" for a merged table.
+    location: str
+    provider: str = "parquet"
+    # A table whose files the catalog owns: dropping it deletes them, creating it again wants
+    # its default location empty.
+    managed: bool = False
 
 
 def write_spark_corrections(
@@ -40,20 +66,25 @@ def write_spark_corrections(
     corrected: SidePlan,
     corrections: list[dict[str, Any]],
     apply_id: str,
+    kept: KeptVersion | None = None,
 ) -> Written:
     table = corrected.relation_name
-    location, provider = _rewritable(spark, table, corrected)
+    target = _target(spark, corrected)
     before = input_fingerprint(spark, corrected)
     columns = CorrectedColumns(pair, corrected)
-    current = spark.table(table)
+    current = spark.sql(f"select * from {table}")
     names = current.columns
     keys = len(corrected.key_names)
     canonical = corrected.canonical_columns
     key_sql = key_text_sql(corrected)
+    # A merged table's keys are replaced only where they still hold the rows read, which their
+    # state, read with the rows, says.
+    state = [f"{key_state_sql(corrected, f'over (partition by {key_sql})')} as {STATE}"]
     annotated = current.selectExpr(
         "*",
         f"{key_sql} as {KEY}",
         *(f"{sql} as __parity_{i}" for i, sql in enumerate(canonical[keys:])),
+        *(state if target.kind == "merged" else []),
     )
     wanted = F.broadcast(
         spark.createDataFrame([(c["key"],) for c in corrections], f"{KEY} string").distinct()
@@ -61,7 +92,8 @@ def write_spark_corrections(
     held: dict[str, list[dict[str, Any]]] = {}
     for row in annotated.join(wanted, KEY).collect():
         held.setdefault(row[KEY], []).append(row.asDict())
-    written = Written()
+    states = {key: rows[0].get(STATE) for key, rows in held.items()}
+    written, touched = Written(), set()
     for correction in corrections:
         rows = held.setdefault(correction["key"], [])
         # The rows the table held (not those this apply deleted or inserted), as read.
@@ -73,43 +105,59 @@ def write_spark_corrections(
         decision = decide(columns, correction, found)
         _carry_out(decision, rows, columns, corrected, correction["key"])
         written.add(decision, correction["key"])
-    if not (written.inserted or written.deleted or written.updated):
+        if decision.action in CHANGES:
+            touched.add(correction["key"])
+    if not touched:
         return written
-    kept = annotated.join(wanted, KEY, "left_anti").select(*names)
+    if target.kind == "merged":
+        rows_of = {key: [r for r in held[key] if r] for key in touched}
+        merge(spark, table, corrected, current.schema, states, rows_of)
+        return written
+    kept_rows = annotated.join(wanted, KEY, "left_anti").select(*names)
     changed = [
         tuple(row.get(name) for name in names) for rows in held.values() for row in rows if row
     ]
-    rewritten = kept.unionByName(spark.createDataFrame(changed, current.schema))
-    written.previous_location = location
-    written.location = f"{location.rstrip('/')}.parity-{apply_id}"
-    _swap(spark, table, written.location, provider, rewritten, before, corrected)
-    written.fingerprint = fingerprint_text(input_fingerprint(spark, corrected))
+    rewritten = kept_rows.unionByName(spark.createDataFrame(changed, current.schema))
+    if target.kind == "directory":
+        written.previous_location, written.fingerprint = swap_directory(
+            spark, corrected, target.location, rewritten, before, apply_id
+        )
+        written.location = target.location
+    else:
+        written.location = written_name(target.location, apply_id)
+        _swap(spark, table, written.location, target.provider, rewritten, before, corrected)
+        written.fingerprint = fingerprint_text(input_fingerprint(spark, corrected))
+        written.previous_location = _kept_aside(spark, target, apply_id)
+    discard(spark, corrected, kept, written)
     return written
 
 
-def _rewritable(spark: SparkSession, table: str, corrected: SidePlan) -> tuple[str, str]:
-    """The table's location and file format, or why the apply cannot rewrite it."""
-    if not corrected.in_session or corrected.file_view is not None:
-        raise Unwritable(
-            f"{table} is files Spark reads, not a table: only tables are rewritten yet"
-        )
+def _target(spark: SparkSession, corrected: SidePlan) -> SparkTarget:
+    """What the side is, as the apply writes it, or why the apply cannot write it."""
+    table = corrected.relation_name
+    nested = [p for p in corrected.column_profiles if p["kind"] == "nested"]
+    if nested:
+        raise Unwritable(f"{table} has nested columns, which the apply does not write yet")
+    if directory_of(corrected) is not None:
+        return SparkTarget("directory", writable_directory(corrected))
+    if corrected.file_view is not None:
+        raise Unwritable(f"{table} is files Spark reads through a view: it is not rewritten")
     described = {r[0]: r[1] for r in spark.sql(f"describe table extended {table}").collect()}
     if described.get("Type") == "VIEW":
         raise Unwritable(f"{table} is a view: correct the table it reads")
     provider = (described.get("Provider") or "").lower()
+    if provider in MERGED_FORMATS:
+        return SparkTarget("merged", "", provider)
     if provider not in FILE_FORMATS:
         raise Unwritable(
-            f"{table} is a {provider or 'Hive'} table: only {', '.join(FILE_FORMATS)} tables are"
-            " rewritten yet"
+            f"{table} is a {provider or 'Hive'} table: only"
+            f" {', '.join(FILE_FORMATS + MERGED_FORMATS)} tables are written"
         )
     if any(
         r[0] == "# Partition Information" for r in spark.sql(f"describe table {table}").collect()
     ):
         raise Unwritable(f"{table} is partitioned: only unpartitioned tables are rewritten yet")
-    nested = [p for p in corrected.column_profiles if p["kind"] == "nested"]
-    if nested:
-        raise Unwritable(f"{table} has nested columns, which the apply does not write yet")
-    return described["Location"], provider
+    return SparkTarget("table", described["Location"], provider, described.get("Type") == "MANAGED")
 
 
 def _carry_out(
@@ -132,6 +180,22 @@ def _carry_out(
         rows.extend({**typed_key, **values} for _ in range(decision.copies))
 
 
+def _kept_aside(spark: SparkSession, target: SparkTarget, apply_id: str) -> str:
+    """Where the version a table no longer reads is kept. A managed table's default location is
+    renamed aside, else the next `create table` of that name (a dbt run of its model) finds it
+    taken (LOCATION_ALREADY_EXISTS)."""
+    location = target.location.rstrip("/")
+    if not target.managed or base_of(location) != location:
+        return target.location
+    aside = previous_name(location, apply_id)
+    try:
+        hadoop_files.rename(spark, location, aside)
+    except Exception as error:  # the table is corrected already: its old version stays put
+        logger.warning("parity: %s stays where it was: %s", location, spark_reason(error))
+        return target.location
+    return aside
+
+
 def _swap(
     spark: SparkSession,
     table: str,
@@ -143,6 +207,7 @@ def _swap(
 ) -> None:
     rewritten.write.format(provider).save(location)
     if input_fingerprint(spark, corrected) != before:
+        hadoop_files.delete(spark, location)
         raise Unwritable(f"{table} changed while the apply read it: it was left as it was")
     spark.sql(f"alter table {table} set location {string_literal(location)}")
     spark.sql(f"refresh table {table}")

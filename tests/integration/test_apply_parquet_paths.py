@@ -1,0 +1,225 @@
+"""Corrections applied to a directory of Parquet files (a side read as parquet.`path`): the
+corrected version written beside the directory and swapped in by renames, the previous version
+kept for undo until the next apply, a directory changed since the run refused unless forced.
+And the MERGE a Delta or Iceberg table would be corrected by, against its golden SQL."""
+
+from __future__ import annotations
+
+import os
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from parity.plan import pairs_from_rows
+from parity.sync.decisions import key_text_sql
+from parity.sync.spark_merge import KEY, STATE, key_state_sql, merge_sql, source_sql, staged_rows
+from parity.sync.version_names import previous_name, written_name
+from tests.conftest import REPO
+from tests.integration.correction_tables import SOURCE, TARGET, model
+from tests.integration.dbt_project_copy import error_text
+from tests.integration.remote_tables import reconcile
+from tests.integration.test_apply_spark import CORRECTED, ordered, rows_of
+from tests.integration.test_golden_sql import matches_golden
+
+PAIR = {
+    "name": "to_files",
+    "source": {"ref": "correction_source"},
+    "target": {"source": ["corrected_files", "orders"]},
+    "key": ["id", "region"],
+    "enforce_key": "warn",
+    "tolerance": {"columns": {"amount": {"abs_tol": 0.01}}},
+    "sync": {"max_corrections": 100},
+}
+PAIRS = [PAIR]
+GOLDEN = REPO / "tests" / "golden" / "sync"
+# The table each format's golden MERGE names.
+MERGED_TABLES = {"delta": "`lake`.`orders`", "iceberg": "`lakehouse`.`lake`.`orders`"}
+
+
+@pytest.fixture(scope="module")
+def project(scratch, spark, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("corrected_files")
+    path = str(folder / "orders")
+    spark.sql(model(TARGET)).write.parquet(path)
+    sources = {
+        "version": 2,
+        "sources": [
+            {
+                "name": "corrected_files",
+                "meta": {"parity": {"format": "parquet"}},
+                "tables": [{"name": "orders", "meta": {"parity": {"path": path}}}],
+            }
+        ],
+    }
+    with ExitStack() as files:
+        files.enter_context(scratch.file("models/corrected_files.yml", yaml.safe_dump(sources)))
+        files.enter_context(scratch.file("models/correction_source.sql", model(SOURCE)))
+        built = scratch.dbt("run", "--select", "correction_source", vars=scratch.demo_vars())
+        assert built.success
+        scratch.files_path = path
+        yield scratch
+
+
+def applied(project, spark, **request) -> dict[str, Any]:
+    ran = project.dbt(
+        "run",
+        "--select",
+        "parity_applies",
+        vars=project.demo_vars(
+            parity={"pairs": PAIRS}, parity_apply={"pair": "to_files", **request}
+        ),
+    )
+    assert ran.success, error_text(ran)
+    rows = spark.table(f"{project.schema}.parity_applies").where("pair_name = 'to_files'")
+    return max(rows.collect(), key=lambda r: r["applied_at"]).asDict()
+
+
+def summary(project, spark) -> dict[str, Any]:
+    assert reconcile(project, PAIRS).success
+    rows = spark.table(f"{project.schema}.parity_summary").where("pair_name = 'to_files'")
+    (row,) = rows.collect()
+    return row.asDict()
+
+
+def files_rows(spark, path: str) -> list[tuple]:
+    return rows_of(spark, f"parquet.`{path}`")
+
+
+def beside(path: str) -> list[str]:
+    """The directory and what the applies left beside it."""
+    return sorted(p.name for p in Path(path).parent.iterdir())
+
+
+def test_a_parquet_directory_is_swapped_for_its_corrected_version(project, spark):
+    path = project.files_path
+    first = summary(project, spark)
+    assert not first["passed"] and first["differing_rows"] == 10
+
+    # A file touched since the run: the directory changed, so the apply refuses unless forced.
+    part = next(Path(path).glob("part-*.parquet"))
+    stat = part.stat()
+    os.utime(part, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    refused = applied(project, spark, write=True)
+    assert refused["outcome"] == "refused"
+    assert "changed since run" in refused["reason"] and "set force" in refused["reason"]
+    assert files_rows(spark, path) == ordered(TARGET)
+
+    done = applied(project, spark, write=True, force=True)
+    assert (done["outcome"], done["reason"], done["conflicts"]) == ("applied", "", 0)
+    assert (done["inserts"], done["deletes"], done["updates"]) == (3, 3, 4)
+    assert files_rows(spark, path) == ordered(CORRECTED)
+    # The previous version kept beside the directory, whole, as the audit row says.
+    kept = previous_name(path, done["apply_id"])
+    assert (done["previous_location"], done["location"]) == (kept, path)
+    assert done["fingerprint"]
+    assert files_rows(spark, kept) == ordered(TARGET)
+    assert beside(path) == sorted(["orders", Path(kept).name])
+
+    assert applied(project, spark, write=True, force=True)["outcome"] == "unchanged"
+    assert summary(project, spark)["passed"]
+
+    # Undone: the previous version back at the path, the corrected one beside it.
+    dry = applied(project, spark, undo=True)
+    assert dry["outcome"] == "planned"
+    assert files_rows(spark, path) == ordered(CORRECTED)
+    undone = applied(project, spark, undo=True, write=True)
+    assert undone["outcome"] == "undone"
+    assert files_rows(spark, path) == ordered(TARGET)
+    taken_back = written_name(path, done["apply_id"])
+    assert beside(path) == sorted(["orders", Path(taken_back).name])
+
+    # The next apply that writes deletes the version the undo took back.
+    assert not summary(project, spark)["passed"]
+    second = applied(project, spark, write=True)
+    assert (second["outcome"], second["conflicts"]) == ("applied", 0)
+    assert files_rows(spark, path) == ordered(CORRECTED)
+    assert beside(path) == sorted(["orders", Path(second["previous_location"]).name])
+
+    # And the one after deletes the version the second apply kept.
+    spark.sql(model(TARGET)).write.mode("overwrite").parquet(path)
+    assert not summary(project, spark)["passed"]
+    third = applied(project, spark, write=True)
+    assert third["outcome"] == "applied"
+    assert beside(path) == sorted(["orders", Path(third["previous_location"]).name])
+    assert summary(project, spark)["passed"]
+
+
+def test_undo_refuses_a_directory_changed_since_the_apply(project, spark):
+    path = project.files_path
+    last = applied(project, spark, undo=True)
+    assert last["outcome"] == "planned"
+    part = next(Path(path).glob("part-*.parquet"))
+    stat = part.stat()
+    os.utime(part, ns=(stat.st_atime_ns, stat.st_mtime_ns + 5_000_000_000))
+    refused = applied(project, spark, undo=True, write=True)
+    assert refused["outcome"] == "refused" and "changed since apply" in refused["reason"]
+    assert files_rows(spark, path) == ordered(CORRECTED)
+    os.utime(part, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert applied(project, spark, undo=True, write=True)["outcome"] == "undone"
+    assert files_rows(spark, path) == ordered(TARGET)
+
+
+def test_a_row_changed_since_the_run_is_left_alone(project, spark):
+    """Forced past the directory's fingerprint, the apply still compares each row with what the
+    run saw: order 7, changed since, is a conflict and keeps its new amount."""
+    path = project.files_path
+    assert not summary(project, spark)["passed"]
+    since = [(*r[:2], "71.00", *r[3:]) if r[0] == 7 else r for r in TARGET]
+    spark.sql(model(since)).write.mode("overwrite").parquet(path)
+    refused = applied(project, spark, write=True)
+    assert refused["outcome"] == "refused" and "changed since run" in refused["reason"]
+    done = applied(project, spark, write=True, force=True)
+    assert (done["outcome"], done["conflicts"]) == ("applied", 1)
+    assert '["7","us"]' in done["reason"]
+    expected = [(*r[:2], "71.00", *r[3:]) if r[0] == 7 else r for r in CORRECTED]
+    assert files_rows(spark, path) == ordered(expected)
+
+
+def target_plan(project, spark):
+    plan = spark.table(f"{project.schema}.parity_plan").where("pair_name = 'to_files'").collect()
+    (pair,) = pairs_from_rows([r.asDict() for r in plan])
+    return pair.target
+
+
+@pytest.mark.parametrize("format", sorted(MERGED_TABLES))
+def test_a_merged_table_format_renders_its_golden_merge(project, spark, format):
+    """Neither Delta's nor Iceberg's Spark runtime runs here (README, Limits): the MERGE is held to
+    its golden text and to Spark's own parser."""
+    target = target_plan(project, spark)
+    names = spark.sql(f"select * from {target.relation_name}").columns
+    text = merge_sql(MERGED_TABLES[format], target, names, "`__parity_merge_staged`")
+    matches_golden(text, GOLDEN / f"{format}_merge.sql.golden")
+    spark._jsparkSession.sessionState().sqlParser().parsePlan(text)
+
+
+def test_the_merge_source_finds_the_keys_changed_since_they_were_read(project, spark, tmp_path):
+    """The MERGE's source, run on a real directory: a key's state as the apply reads it (beside
+    each row) is its state as the MERGE computes it (per key) until a row of the key changes;
+    a key the table lacks has no state either way."""
+    target = target_plan(project, spark)
+    table = f"parquet.`{tmp_path / 'orders'}`"
+    spark.sql(model(TARGET)).write.parquet(str(tmp_path / "orders"))
+    key = key_text_sql(target)
+    window = f"over (partition by {key})"
+    read = spark.sql(
+        f"select {key} as k, {key_state_sql(target, window)} as s, * from {table}"
+    ).collect()
+    states = {r["k"]: r["s"] for r in read}
+    assert len(states) == len({r[:2] for r in TARGET})
+    schema = spark.sql(f"select * from {table}").schema
+    rows = {k: [r.asDict() for r in read if r["k"] == k] for k in states}
+    rows['["99","eu"]'] = []
+    staged = staged_rows(spark, schema, states, rows)
+    staged.createOrReplaceTempView("__parity_merge_staged")
+    source = source_sql(table, target, "__parity_merge_staged")
+    unchanged = f"select {KEY}, __parity_state_now <=> {STATE} as same from ({source})"
+    assert {r[KEY]: r["same"] for r in spark.sql(unchanged).collect()} == dict.fromkeys(rows, True)
+
+    changed = [(*r[:2], "70.00", *r[3:]) if r[0] == 7 else r for r in TARGET]
+    spark.sql(model(changed)).write.mode("overwrite").parquet(str(tmp_path / "orders"))
+    spark.catalog.refreshByPath(str(tmp_path / "orders"))
+    found = {r[KEY]: r["same"] for r in spark.sql(unchanged).collect()}
+    assert [k for k, same in found.items() if not same] == ['["7","us"]']
