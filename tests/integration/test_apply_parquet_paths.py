@@ -110,6 +110,7 @@ def test_a_parquet_directory_is_swapped_for_its_corrected_version(project, spark
     done = applied(project, spark, write=True, force=True)
     assert (done["outcome"], done["reason"], done["conflicts"]) == ("applied", "", 0)
     assert (done["inserts"], done["deletes"], done["updates"]) == (3, 3, 4)
+    assert done["statements"].endswith("written beside it, then: renamed into its place")
     assert files_rows(spark, path) == ordered(CORRECTED)
     # The previous version kept beside the directory, whole, as the audit row says.
     kept = previous_name(path, done["apply_id"])

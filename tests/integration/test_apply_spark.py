@@ -128,6 +128,10 @@ def test_a_spark_table_is_swapped_for_its_corrected_version(project, spark):
     done = applied(project, spark, write=True)
     assert (done["outcome"], done["reason"], done["conflicts"]) == ("applied", "", 0)
     assert (done["inserts"], done["deletes"], done["updates"]) == (3, 3, 4)
+    assert done["statements"] == (
+        f"the rows of 8 keys changed in a copy of {table} written beside it, then:"
+        f" alter table {table} set location <the copy>"
+    )
     assert rows_of(spark, table) == ordered(CORRECTED)
     # The previous version is kept, whole, beside the one the table reads; moved aside from the
     # managed table's own location, which a new table of its name (dbt's next run) needs free.

@@ -22,7 +22,7 @@ from parity.sync.hidden_values import right_rows, with_hidden_values
 from parity.sync.kept_versions import KeptVersion, kept_versions
 from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
 from parity.sync.request import ApplyRequest, RequestError, read_request
-from parity.sync.spark_writer import write_spark_corrections
+from parity.sync.spark_writer import spark_statements, write_spark_corrections
 from parity.sync.sql_writer import statement_shapes, write_corrections
 from parity.sync.undo import last_applies, undone
 from parity.sync.write_sessions import WRITE_SESSIONS
@@ -75,7 +75,7 @@ def apply_corrections(
             outcome, reason = _decided(spark, pair, result, counts, request, applied)
             if outcome in (PLANNED, APPLIED):
                 listed = _corrections_of(corrections, result)
-                statements = _statements(pair, listed)
+                statements = _statements(spark, pair, listed)
             if outcome == APPLIED:
                 outcome, reason, written = _written(spark, apply_id, pair, listed, kept.get(name))
             if outcome == APPLIED:
@@ -194,15 +194,11 @@ def _corrections_of(corrections: DataFrame, result: dict[str, Any]) -> list[dict
     return sorted((r.asDict() for r in rows), key=lambda r: (order[r["operation"]], r["key"]))
 
 
-def _statements(pair: PairPlan, corrections: list[dict[str, Any]]) -> str:
+def _statements(spark: SparkSession, pair: PairPlan, corrections: list[dict[str, Any]]) -> str:
     """How the apply changes the corrected relation, as its statements' shapes."""
     corrected = _corrected(pair)
     if corrected.in_session:
-        return (
-            f"the rows of {len({c['key'] for c in corrections})} keys changed in a copy of"
-            f" {corrected.relation_name} written beside it, then: alter table"
-            f" {corrected.relation_name} set location <the copy>"
-        )
+        return spark_statements(spark, corrected, len({c["key"] for c in corrections}))
     if corrected.dialect not in WRITE_SESSIONS:
         return ""
     return statement_shapes(pair, corrected, corrections)

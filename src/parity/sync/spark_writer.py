@@ -132,6 +132,25 @@ def write_spark_corrections(
     return written
 
 
+def spark_statements(spark: SparkSession, corrected: SidePlan, keys: int) -> str:
+    """How an apply changes the side, for its record: what it writes, and the one operation
+    that makes it what readers see."""
+    table = corrected.relation_name
+    try:
+        target = _target(spark, corrected)
+    except Unwritable as refused:
+        return f"none: {refused}"
+    if target.kind == "merged":
+        return (
+            f"merge into {table} from the rows of {keys} keys staged in a temporary view,"
+            " where each key still holds the rows read"
+        )
+    written = f"the rows of {keys} keys changed in a copy of {table} written beside it, then: "
+    if target.kind == "directory":
+        return written + "renamed into its place"
+    return written + f"alter table {table} set location <the copy>"
+
+
 def _target(spark: SparkSession, corrected: SidePlan) -> SparkTarget:
     """What the side is, as the apply writes it, or why the apply cannot write it."""
     table = corrected.relation_name
