@@ -116,10 +116,10 @@ def test_the_target_gets_what_the_source_holds(corrections):
     }
     assert {v["direction"] for v in found.values()} == {"source_to_target"}
     # Every insert is of a key the target lacked.
-    assert [k for k, v in found.items() if not v["key_held"]] == [
+    assert {k for k, v in found.items() if not v["key_held"]} == {
         (key(4, "us"), "insert"),
         (key(9, "eu"), "insert"),
-    ]
+    }
     assert {v["corrected_relation"].split(".")[-1] for v in found.values()} == {"correction_target"}
 
 
