@@ -104,6 +104,18 @@ def connected(engine: str, target: str, read_only: bool = False) -> Iterator[Any
             connection.close()
 
 
+def filled(engine: str, location: str, rows) -> None:
+    """The table `corrected` made anew on the engine, holding ``rows`` (correction_tables.py)."""
+    with connected(engine, location) as cursor:
+        cursor.execute("drop table if exists corrected")
+        cursor.execute(MARIADB_TABLE if engine == "mysql" else TABLE)
+        marks = ", ".join([MARKS[engine]] * 6)
+        values = [typed(r) for r in rows]
+        if engine == "mysql":
+            values = [(*r[:5], r[5].replace(tzinfo=None)) for r in values]
+        cursor.executemany(f"insert into corrected values ({marks})", values)
+
+
 class Target:
     def __init__(self, engine: str, location: str) -> None:
         self.engine, self.location = engine, location
@@ -127,14 +139,7 @@ def target(request, scratch, spark, tmp_path_factory) -> Iterator[Target]:
         location = request.getfixturevalue(
             f"{'postgres' if engine == 'postgres' else 'mariadb'}_url"
         )
-    with connected(engine, location) as cursor:
-        cursor.execute("drop table if exists corrected")
-        cursor.execute(MARIADB_TABLE if engine == "mysql" else TABLE)
-        marks = ", ".join([MARKS[engine]] * 6)
-        rows = [typed(r) for r in TARGET]
-        if engine == "mysql":
-            rows = [(*r[:5], r[5].replace(tzinfo=None)) for r in rows]
-        cursor.executemany(f"insert into corrected values ({marks})", rows)
+    filled(engine, location, TARGET)
     sources = engine_sources(f"apply_{engine}", engine, READ_ENV, SCHEMAS[engine], ["corrected"])
     with (
         scratch.file("models/correction_source.sql", model(SOURCE)),
