@@ -110,6 +110,18 @@ def connected(engine: str, target: str, read_only: bool = False) -> Iterator[Any
             connection.close()
 
 
+def filled(engine: str, location: str, rows) -> None:
+    """The table `corrected` made anew on the engine, holding ``rows`` (correction_tables.py)."""
+    with connected(engine, location) as cursor:
+        cursor.execute("drop table if exists corrected")
+        cursor.execute(MARIADB_TABLE if engine == "mysql" else TABLE)
+        marks = ", ".join([MARKS[engine]] * 6)
+        values = [typed(r) for r in rows]
+        if engine == "mysql":
+            values = [(*r[:5], r[5].replace(tzinfo=None)) for r in values]
+        cursor.executemany(f"insert into corrected values ({marks})", values)
+
+
 class Target:
     def __init__(self, engine: str, location: str) -> None:
         self.engine, self.location = engine, location
@@ -130,14 +142,7 @@ class Target:
 
     def reset(self) -> None:
         """The table holds the target's rows again, as first made."""
-        with connected(self.engine, self.location) as cursor:
-            cursor.execute("drop table if exists corrected")
-            cursor.execute(MARIADB_TABLE if self.engine == "mysql" else TABLE)
-            marks = ", ".join([MARKS[self.engine]] * 6)
-            rows = [typed(r) for r in TARGET]
-            if self.engine == "mysql":
-                rows = [(*r[:5], r[5].replace(tzinfo=None)) for r in rows]
-            cursor.executemany(f"insert into corrected values ({marks})", rows)
+        filled(self.engine, self.location, TARGET)
 
 
 @pytest.fixture(scope="module", params=["postgres", "duckdb", "mysql"])

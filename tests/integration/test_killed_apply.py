@@ -1,116 +1,136 @@
-"""An apply killed while it writes leaves its PostgreSQL target as it was: its one transaction
-ends with its client. dbt runs in a process of its own, on a metastore of its own; a trigger
-holds the apply's first update, after its deletes and with the relation locked, until it is
-killed. Let through, the same apply corrects the target."""
+"""An apply killed while it writes leaves its target as it was, on every engine it writes to:
+PostgreSQL and MariaDB end the transaction of a client gone, DuckDB never wrote a transaction
+that did not commit, and a Spark table is not pointed at a version whose write did not finish.
+dbt runs in a process of its own, on a metastore of its own; each target's apply is killed
+where killed_targets.py says (held by a trigger at its first update, or seen in its
+transaction or its write), and then one apply of every pair corrects them all."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import signal
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import psycopg
 import pytest
 
-from tests.integration.correction_tables import SOURCE, TARGET, model
-from tests.integration.remote_tables import engine_sources
+from tests.integration.correction_tables import TARGET
+from tests.integration.killed_targets import (
+    DuckdbTarget,
+    KilledTarget,
+    MariadbTarget,
+    PostgresTarget,
+    SparkTarget,
+)
 from tests.integration.separate_dbt import started_dbt
-from tests.integration.test_apply_sql import CORRECTED, TABLE, ordered, typed
 from tests.integration.test_stopped_runs import waited
 
-ENV = "PARITY_TEST_KILLED_APPLY"
-PAIR = {
-    "name": "killed",
-    "source": {"ref": "correction_source"},
-    "target": {"source": ["killed_pg", "corrected"]},
-    "key": ["id", "region"],
-    "enforce_key": "warn",
-    "tolerance": {"columns": {"amount": {"abs_tol": 0.01}}},
-    "sync": {"apply_connection_env": ENV, "max_corrections": 100},
-}
-HOLD = """
-create function hold() returns trigger language plpgsql as
-$$ begin perform pg_sleep(300); return new; end $$;
-create trigger held before update on corrected for each row execute function hold();
-"""
-HELD = (
-    "select count(*) from pg_stat_activity"
-    " where state = 'active' and wait_event = 'PgSleep' and pid <> pg_backend_pid()"
-    " and query ilike 'update %corrected%'"
-)
-ROWS = (
-    "select id, region, amount, label, note,"
-    " (extract(epoch from placed_at) * 1000000)::bigint from corrected"
-)
+SCHEMA = "parity_killed"
+ENGINES = ["postgres", "mariadb", "duckdb", "spark"]
 
 
-def rows(url: str) -> list[tuple]:
-    with psycopg.connect(url) as connection:
-        return ordered(connection.execute(ROWS).fetchall())
+@pytest.fixture(scope="module")
+def targets(spark, postgres_url, mariadb_url, mariadb_admin_url, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("killed")
+    return folder, [
+        PostgresTarget(postgres_url),
+        MariadbTarget(mariadb_url, mariadb_admin_url),
+        DuckdbTarget(folder),
+        SparkTarget(spark, folder / "spark-warehouse", SCHEMA),
+    ]
 
 
-def expected(table) -> list[tuple]:
-    return ordered((*typed(r)[:5], r[5]) for r in table)
+@dataclass
+class Outcome:
+    target: KilledTarget
+    # The rows once its apply was killed, then the next apply's record and the rows it left.
+    killed: list[tuple]
+    record: dict[str, Any] = field(default_factory=dict)
+    corrected: list[tuple] = field(default_factory=list)
 
 
-def dbt(project: Path, folder: Path, url: str, *args: str, apply: dict | None = None):
-    extra: dict = {"parity": {"pairs": [PAIR]}}
-    if apply is not None:
-        extra["parity_apply"] = apply
-    return started_dbt(project, folder, "parity_killed", list(args), extra, {ENV: url})
+@pytest.fixture(scope="module")
+def applies(scratch, spark, targets) -> dict[str, Outcome]:
+    """Each target's apply killed in turn, then one apply of every pair."""
+    folder, killed = targets
+    environment = {name: value for t in killed for name, value in t.environment.items()}
+    pairs = [t.pair for t in killed]
+
+    def dbt(*args: str, **more: Any):
+        extra = {"parity": {"pairs": pairs}, **more}
+        return started_dbt(scratch.path, folder, SCHEMA, list(args), extra, environment)
+
+    def apply(**asked: Any):
+        return dbt("run", "--select", "parity_applies", parity_apply={**asked, "write": True})
+
+    files: dict[str, str] = {}
+    for target in killed:
+        files.update(target.files)
+        target.prepare()
+    with ExitStack() as stack:
+        for path, text in files.items():
+            stack.enter_context(scratch.file(path, text))
+        models = " ".join(Path(path).stem for path in files if path.endswith(".sql"))
+        assert dbt("run", "--select", f"{models} parity_remote_relations+").wait(600) == 0
+
+        outcomes = {t.engine: Outcome(t, _killed(apply(pair=t.name), t)) for t in killed}
+        for target in killed:
+            target.release()
+        assert apply(pairs=[t.name for t in killed]).wait(600) == 0
+        records = _records(spark, folder)
+        for outcome in outcomes.values():
+            outcome.record = records[outcome.target.name]
+            outcome.corrected = outcome.target.rows(outcome.record)
+        yield outcomes
 
 
-@pytest.fixture
-def built(scratch, postgres_url, tmp_path):
-    with psycopg.connect(postgres_url, autocommit=True) as connection:
-        connection.execute("drop table if exists corrected cascade")
-        connection.execute("drop function if exists hold cascade")
-        connection.execute(TABLE)
-        connection.cursor().executemany(
-            "insert into corrected values (%s, %s, %s, %s, %s, %s)", [typed(r) for r in TARGET]
-        )
-    sources = engine_sources("killed_pg", "postgres", ENV, "public", ["corrected"])
-    with (
-        scratch.file("models/correction_source.sql", model(SOURCE)),
-        scratch.file("models/killed_sources.yml", sources),
-    ):
-        run = dbt(
-            scratch.path,
-            tmp_path,
-            postgres_url,
-            "run",
-            "--select",
-            "correction_source parity_remote_relations+",
-        )
-        assert run.wait(timeout=600) == 0
-        yield scratch.path
-
-
-def test_a_killed_apply_leaves_the_target_as_it_was(built, postgres_url, tmp_path):
-    with psycopg.connect(postgres_url, autocommit=True) as connection:
-        connection.execute(HOLD)
-    apply = {"pair": "killed", "write": True}
-    started = dbt(built, tmp_path, postgres_url, "run", "--select", "parity_applies", apply=apply)
+def _killed(started, target: KilledTarget) -> list[tuple]:
+    """The target's rows once its apply was killed where it lands, and the engine let go."""
     try:
-        # Its deletes done, its first update held by the trigger.
-        assert waited(lambda: _held(postgres_url) == 1, 300), "the apply never reached an update"
+        landed = waited(target.landed, 300, target.poll)
+        assert landed, f"the {target.engine} apply never came where its kill lands"
         os.killpg(started.pid, signal.SIGKILL)
-        assert waited(lambda: _held(postgres_url) == 0, 30)
+        assert waited(target.released, 30), f"{target.engine} kept what the killed apply held"
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(started.pid, signal.SIGKILL)
         started.wait(timeout=30)
-    assert rows(postgres_url) == expected(TARGET)
-
-    # Let through, the same apply corrects it.
-    with psycopg.connect(postgres_url, autocommit=True) as connection:
-        connection.execute("drop trigger held on corrected")
-    again = dbt(built, tmp_path, postgres_url, "run", "--select", "parity_applies", apply=apply)
-    assert again.wait(timeout=600) == 0
-    assert rows(postgres_url) == expected(CORRECTED)
+    assert not target.finished(), f"the kill came after the {target.engine} apply had finished"
+    return target.rows({})
 
 
-def _held(url: str) -> int:
-    with psycopg.connect(url, autocommit=True) as connection:
-        return connection.execute(HELD).fetchone()[0]
+def _records(spark, folder: Path) -> dict[str, dict[str, Any]]:
+    """The last apply's record of each pair, read by its files (parity_applies is in the
+    separate dbt's catalog)."""
+    history = folder / "spark-warehouse" / f"{SCHEMA}.db" / "parity_applies"
+    rows = spark.read.parquet(str(history)).collect()
+    return {r["pair_name"]: r.asDict() for r in rows}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_killed_apply_leaves_the_target_as_it_was(applies, engine):
+    outcome = applies[engine]
+    assert outcome.killed == outcome.target.before
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_next_apply_corrects_it_whole(applies, engine):
+    target, record = applies[engine].target, applies[engine].record
+    # Every correction found the rows as the run saw them: none was done already, none clashed.
+    assert (record["outcome"], record["reason"], record["conflicts"]) == ("applied", "", 0)
+    # Orders 2, 3, 7 and 10 (and the DuckDB target's many more) updated.
+    updates = 4 + len(target.target_rows) - len(TARGET)
+    assert (record["inserts"], record["deletes"], record["updates"]) == (3, 3, updates)
+    assert applies[engine].corrected == target.corrected
+
+
+def test_a_killed_spark_apply_leaves_its_half_written_version_unread(applies):
+    """The version the killed apply was writing stays beside the table, unfinished; the table
+    was never pointed at it, and the next apply wrote a version of its own."""
+    target, record = applies["spark"].target, applies["spark"].record
+    assert Path(record["previous_location"].removeprefix("file:")) == target.location
+    (left,) = [v for v in target.written() if not (v / "_SUCCESS").exists()]
+    assert Path(record["location"].removeprefix("file:")) != left

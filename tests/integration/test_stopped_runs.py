@@ -32,13 +32,13 @@ def running_queries(url: str) -> int:
         return connection.execute(RUNNING).fetchone()[0]
 
 
-def waited(condition, seconds: float) -> bool:
-    """Whether ``condition`` held within ``seconds``, polled twice a second."""
+def waited(condition, seconds: float, every: float = 0.5) -> bool:
+    """Whether ``condition`` held within ``seconds``, polled ``every`` so many seconds."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():
             return True
-        time.sleep(0.5)
+        time.sleep(every)
     return condition()
 
 

@@ -43,8 +43,8 @@ class KeptRows:
 
     def prepare(self) -> None:
         """The table, made to the relation's columns (again, where they changed since it was
-        made), committed on its own before the apply's transaction begins: DDL commits what runs
-        before it in MySQL."""
+        made), first in the apply's transaction: PostgreSQL and DuckDB take DDL into it, and
+        MySQL, whose DDL commits what came before it, has read and locked nothing yet."""
         session, quoted = self.session, self.session.quoted
         self.columns = relation_columns(session, self.connection, self.relation)
         made = (
@@ -59,7 +59,6 @@ class KeptRows:
         if relation_columns(session, self.connection, self.name) != [APPLY, AFTER, *self.columns]:
             session.run(self.connection, f"drop table {self.name}", [])
             session.run(self.connection, made.format(""), [])
-        self.connection.commit()
 
     def before(self, key: list[Any]) -> None:
         """Keeps the key's rows as they are, the first time the apply changes it."""

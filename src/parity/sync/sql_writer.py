@@ -25,11 +25,11 @@ def write_corrections(
     with writing(pair, corrected, "the apply to") as (session, connection):
         key_rows = KeyRows(CorrectedColumns(pair, corrected), corrected, session)
         kept = KeptRows(session, connection, key_rows, apply_id)
-        kept.prepare()
         if session.begin:
             session.run(connection, session.begin, [])
         if session.lock:
             session.run(connection, session.lock.format(relation=corrected.relation_name), [])
+        kept.prepare()
         for correction in corrections:
             _correct(connection, key_rows, kept, correction, written)
         kept.after()

@@ -20,8 +20,7 @@ from parity.sides.published_errors import published, secrets_of
 @dataclass(frozen=True)
 class WriteSession:
     connect: Callable[[str], Any]
-    # Starts the transaction (after the statements that commit on their own, as DDL does in
-    # MySQL); empty: the first statement starts it.
+    # Starts the transaction; empty: the first statement starts it.
     begin: str
     # Run first in the transaction, with the relation's name in place of {relation}.
     lock: str
