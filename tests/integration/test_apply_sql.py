@@ -53,15 +53,16 @@ SCHEMAS = {"postgres": "public", "duckdb": "main", "mysql": "parity"}
 MARKS = {"postgres": "%s", "duckdb": "?", "mysql": "%s"}
 
 
-def pair(engine: str) -> dict[str, Any]:
+def pair(engine: str, name: str = "to", **options: Any) -> dict[str, Any]:
     return {
-        "name": f"to_{engine}",
+        "name": f"{name}_{engine}",
         "source": {"ref": "correction_source"},
         "target": {"source": [f"apply_{engine}", "corrected"]},
         "key": ["id", "region"],
         "enforce_key": "warn",
         "tolerance": {"columns": {"amount": {"abs_tol": 0.01}}},
         "sync": {"apply_connection_env": WRITE_ENV, "max_corrections": 100},
+        **options,
     }
 
 
@@ -168,31 +169,33 @@ def target(request, scratch, spark, tmp_path_factory) -> Iterator[Target]:
         yield Target(engine, location)
 
 
-def applied(scratch, spark, engine: str, **request) -> dict[str, Any]:
-    name = f"to_{engine}"
+def applied(scratch, spark, declared: dict, logged=None, **request) -> dict[str, Any]:
+    name = declared["name"]
     ran = scratch.dbt(
         "run",
         "--select",
         "parity_applies",
         vars=scratch.demo_vars(
-            parity={"pairs": [pair(engine)]}, parity_apply={"pair": name, **request}
+            parity={"pairs": [declared]}, parity_apply={"pair": name, **request}
         ),
+        logged=logged,
     )
     assert ran.success, error_text(ran)
     rows = spark.table(f"{scratch.schema}.parity_applies").where(f"pair_name = '{name}'")
     return max(rows.collect(), key=lambda r: r["applied_at"]).asDict()
 
 
-def summary(scratch, spark, engine: str) -> dict[str, Any]:
-    assert reconcile(scratch, [pair(engine)]).success
-    rows = spark.table(f"{scratch.schema}.parity_summary").where(f"pair_name = 'to_{engine}'")
+def summary(scratch, spark, declared: dict) -> dict[str, Any]:
+    assert reconcile(scratch, [declared]).success
+    name = declared["name"]
+    rows = spark.table(f"{scratch.schema}.parity_summary").where(f"pair_name = '{name}'")
     (row,) = rows.collect()
     return row.asDict()
 
 
 def test_applied_corrections_leave_the_pair_in_parity(target, scratch, spark):
     engine = target.engine
-    first = summary(scratch, spark, engine)
+    first = summary(scratch, spark, pair(engine))
     assert not first["passed"] and first["differing_rows"] == 10
     # A writer changes one row the run found differing, before the apply reads it.
     target.change("update corrected set amount = 71.00 where id = 7")
@@ -200,11 +203,11 @@ def test_applied_corrections_leave_the_pair_in_parity(target, scratch, spark):
     if engine == "duckdb":
         # Its database file changed since the run: refused, unless forced. (A PostgreSQL row
         # changed since is found by the compare-and-set alone.)
-        refused = applied(scratch, spark, engine, write=True)
+        refused = applied(scratch, spark, pair(engine), write=True)
         assert refused["outcome"] == "refused" and refused["conflicts"] is None
         assert refused["reason"].startswith("its target relation")
         assert "changed since run" in refused["reason"]
-    done = applied(scratch, spark, engine, write=True, force=True)
+    done = applied(scratch, spark, pair(engine), write=True, force=True)
     assert (done["outcome"], done["mode"], done["run_id"]) == ("applied", "write", first["run_id"])
     # Key 4 and both copies of 9 in; 5 and two copies of 8 out; 2, 3 and 10 changed; 7 kept.
     assert (done["inserts"], done["deletes"], done["updates"]) == (3, 3, 3)
@@ -212,38 +215,41 @@ def test_applied_corrections_leave_the_pair_in_parity(target, scratch, spark):
     changed = [with_amount(r, "71.00") if r[0] == 7 else r for r in CORRECTED]
     assert target.held() == expected(changed)
 
-    again = applied(scratch, spark, engine, write=True)
+    again = applied(scratch, spark, pair(engine), write=True)
     assert again["outcome"] == "unchanged" and again["reason"].startswith(
         f"run {first['run_id']}'s corrections were applied by apply {done['apply_id']}"
     )
     assert target.held() == expected(changed)
 
     # The next build finds only the row changed since; once that is applied, nothing.
-    second = summary(scratch, spark, engine)
+    second = summary(scratch, spark, pair(engine))
     assert (second["passed"], second["value_mismatch_rows"], second["differing_rows"]) == (
         False,
         1,
         1,
     )
-    assert applied(scratch, spark, engine, write=True)["updates"] == 1
+    assert applied(scratch, spark, pair(engine), write=True)["updates"] == 1
     assert target.held() == expected(CORRECTED)
-    assert summary(scratch, spark, engine)["passed"]
+    assert summary(scratch, spark, pair(engine))["passed"]
 
 
 def test_a_dry_run_writes_nothing(target, scratch, spark):
     before = target.held()
-    planned = applied(scratch, spark, target.engine)
+    planned = applied(scratch, spark, pair(target.engine))
     assert planned["mode"] == "dry_run" and planned["outcome"] in ("planned", "unchanged")
     assert target.held() == before
 
 
 def test_an_undo_restores_the_rows_the_apply_replaced(target, scratch, spark):
+    """With a note the pair never publishes: the apply reads it from the source at apply time,
+    the undo gets the relation's own back."""
     engine = target.engine
+    hidden = pair(engine, "hidden", sensitive_columns=["note"])
     target.reset()
     as_made = target.dumped()
-    summary(scratch, spark, engine)
+    summary(scratch, spark, hidden)
     # A dry run shows the statements' shapes, each with the rows it is run for, and no value.
-    shapes = applied(scratch, spark, engine)["statements"]
+    shapes = applied(scratch, spark, hidden)["statements"]
     q = "`" if engine == "mysql" else '"'
     relation = f"{q}{SCHEMAS[engine]}{q}.{q}corrected{q}"
     # Deletes; an update per set of columns (placed_at; label and note; label; amount); inserts.
@@ -252,7 +258,8 @@ def test_an_undo_restores_the_rows_the_apply_replaced(target, scratch, spark):
     assert f"\n1 row: update {relation} set {q}amount{q} = " in shapes
     assert f"\n3 rows: insert into {relation} ({q}id{q}, {q}region{q}, " in shapes
     assert "ü☕" not in shapes and "40.00" not in shapes
-    done = applied(scratch, spark, engine, write=True)
+    logged: list[str] = []
+    done = applied(scratch, spark, hidden, logged, write=True)
     assert (done["outcome"], done["inserts"], done["deletes"], done["updates"]) == (
         "applied",
         3,
@@ -261,20 +268,30 @@ def test_an_undo_restores_the_rows_the_apply_replaced(target, scratch, spark):
     )
     assert done["previous_location"] == f"{relation[:-1]}__parity_undo{q}"
     assert target.held() == expected(CORRECTED)
+    # The notes written (order 2's, the inserted 4's) are in no result, history or log line.
+    published = [
+        str(row)
+        for relation in ("parity_corrections", "parity_run_corrections", "parity_applies")
+        for row in spark.table(f"{scratch.schema}.{relation}")
+        .where(f"pair_name = '{hidden['name']}'")
+        .collect()
+    ]
+    for note in ("n2", "n4"):
+        assert not [text for text in published + logged if note in text]
 
-    planned = applied(scratch, spark, engine, undo=True)
+    planned = applied(scratch, spark, hidden, undo=True)
     assert planned["outcome"] == "planned" and "rows of 8 keys" in planned["reason"]
     # A row the apply wrote, changed since: nothing is undone.
     target.change("update corrected set label = 'z' where id = 4")
-    refused = applied(scratch, spark, engine, undo=True, write=True)
+    refused = applied(scratch, spark, hidden, undo=True, write=True)
     assert refused["outcome"] == "refused" and "changed since apply" in refused["reason"]
     assert "4, us" in refused["reason"]
     target.change("update corrected set label = 'ü☕' where id = 4")
 
-    undone = applied(scratch, spark, engine, undo=True, write=True)
+    undone = applied(scratch, spark, hidden, undo=True, write=True)
     assert undone["outcome"] == "undone", undone["reason"]
     assert target.dumped() == as_made
-    again = applied(scratch, spark, engine, undo=True, write=True)
+    again = applied(scratch, spark, hidden, undo=True, write=True)
     assert (
         again["outcome"] == "refused" and f"undone by apply {undone['apply_id']}" in again["reason"]
     )
