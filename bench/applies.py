@@ -163,16 +163,32 @@ class Engine:
     def rewrites(self) -> dict[str, Callable[[], None]]:
         raise NotImplementedError
 
+    # Where the apply writes (its connection's URL or file), and how the engine explains a
+    # statement (PostgreSQL and DuckDB run it, MariaDB does not).
+    location = ""
+    explained = ""
+
     def explain(self, statement: str, params: list[Any]) -> list[str]:
-        """The plan of one of the SQL writer's statements as it ran, rolled back."""
-        raise NotImplementedError
+        """The plan of one of the SQL writer's statements, through a write session as the
+        apply opens one (its parameters bound as the writer binds them), rolled back."""
+        session = WRITE_SESSIONS[TARGETS[self.name][2]]
+        connection = session.connect(self.location)
+        try:
+            rows = session.run(connection, f"{self.explained} {statement}", params)
+            connection.rollback()
+        finally:
+            connection.close()
+        # DuckDB's rows are (kind, plan); PostgreSQL's one line each; MariaDB's one per table.
+        lines = [row[1] if self.name == "duckdb" else " ".join(map(str, row)) for row in rows]
+        return [line for text in lines for line in text.splitlines()]
 
 
 class Postgres(Engine):
     name = "postgres"
+    explained = "explain (analyze, buffers)"
 
     def __init__(self, spark: SparkSession, url: str) -> None:
-        self.url = url
+        self.url = self.location = url
         for table in ("bench_source", "bench_target"):
             copy_table(spark, SCHEMA, url, table)
 
@@ -199,19 +215,13 @@ class Postgres(Engine):
             ),
         }
 
-    def explain(self, statement: str, params: list[Any]) -> list[str]:
-        with psycopg.connect(self.url, cursor_factory=psycopg.RawCursor) as connection:
-            explained = f"explain (analyze, buffers) {statement}"
-            rows = connection.execute(explained, params).fetchall()
-            connection.rollback()
-        return [row[0] for row in rows]
-
 
 class DuckDB(Engine):
     name = "duckdb"
+    explained = "explain analyze"
 
     def __init__(self, spark: SparkSession, path: str) -> None:
-        self.path = path
+        self.path = self.location = path
         with duckdb.connect(path) as connection:
             connection.execute("set TimeZone = 'UTC'")
             for table in ("bench_source", "bench_target"):
@@ -235,13 +245,6 @@ class DuckDB(Engine):
         (row,) = self.run(CHECKSUMS["duckdb"].format(table=table))
         return int(row[0]), int(row[1])
 
-    def explain(self, statement: str, params: list[Any]) -> list[str]:
-        with duckdb.connect(self.path) as connection:
-            connection.execute("begin transaction")
-            rows = connection.execute(f"explain analyze {statement}", params).fetchall()
-            connection.execute("rollback")
-        return [line for row in rows for line in row[1].splitlines()]
-
     def rewrites(self) -> dict[str, Callable[[], None]]:
         return {
             "create table as select, swap": lambda: self.run(
@@ -258,9 +261,12 @@ class DuckDB(Engine):
 
 class MariaDB(Engine):
     name = "mariadb"
+    # MariaDB's columns: id, select_type, table, type, possible_keys, key, key_len, ref, rows,
+    # Extra.
+    explained = "explain"
 
     def __init__(self, spark: SparkSession, url: str) -> None:
-        self.url = url
+        self.url = self.location = url
         for table in ("bench_source", "bench_target"):
             self._load(spark, table)
 
@@ -305,20 +311,6 @@ class MariaDB(Engine):
     def checksum(self, table: str) -> tuple[int, int]:
         (row,) = self.run(CHECKSUMS["mariadb"].format(table=table))
         return int(row[0]), int(row[1])
-
-    def explain(self, statement: str, params: list[Any]) -> list[str]:
-        """MariaDB's plan, not run: its parameters set as user variables, as the writer sets
-        them."""
-        with closing(client(self.url)) as connection, connection.cursor() as cursor:
-            cursor.execute("set time_zone = '+00:00', sql_mode = ''")
-            if params:
-                assigned = ", ".join(f"@__parity_{n} = %s" for n in range(1, len(params) + 1))
-                cursor.execute(f"set {assigned}", params)
-            cursor.execute(f"explain {statement}")
-            names = [c[0] for c in cursor.description]
-            return [
-                ", ".join(f"{n}: {v}" for n, v in zip(names, row, strict=True)) for row in cursor
-            ]
 
     def rewrites(self) -> dict[str, Callable[[], None]]:
         # MariaDB's DDL commits as it runs: the swap is one atomic `rename table`, truncate is not
