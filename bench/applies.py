@@ -16,8 +16,9 @@ applied already). Then, per engine:
 
 - parity's apply: `dbt run --select parity_applies --vars '{parity_apply: {pair: p, write:
   true}}'`, in this process, timed whole (dbt's parse included), its model alone (dbt's
-  run_results), and the write itself (the writer's call, timed from outside: the same function
-  the model calls); beside it the statements the SQL writer ran, by kind, and their seconds;
+  run_results), `apply_corrections` and the write itself (the writer's call), each timed from
+  outside (the same functions the model calls, wrapped); beside it the statements the SQL
+  writer ran, by kind, their round trips and seconds;
 - the rewrite a user would otherwise run, from the source's copy in the same engine: a new
   table created from it (`create table ... as select`, its key added) and swapped in; and
   truncating the table and inserting the source's rows again (PostgreSQL, DuckDB, MariaDB); in
@@ -28,8 +29,10 @@ applied already). Then, per engine:
 
 Rows written: the apply's inserts, deletes and updates (parity_applies), against the N rows a
 rewrite writes; a Spark apply rewrites the whole table beside itself (sync/spark_writer.py), so
-its rows rewritten are the table's. In PostgreSQL, the writer's per-key select is explained
-(`explain analyze`) once the apply is done. --profile writes each write's cProfile statistics to
+its rows rewritten are the table's. The first statement of each kind the SQL writer ran (the
+per-key select, an update, a delete) is explained once the apply is done (PostgreSQL and DuckDB:
+`explain analyze`, rolled back; MariaDB: `explain`). --profile writes each apply's cProfile
+statistics (`apply_corrections`, the write within it) to
 bench/results/applies-<rows>-<engine>.prof and prints its costliest calls. Figures go to
 bench/results/applies-<rows>.json.
 """
