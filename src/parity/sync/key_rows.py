@@ -42,16 +42,18 @@ class KeyRows:
 
     def one_row(self, first: int) -> str:
         """The condition naming one row, its marks numbered from ``first``: its row id, or its
-        canonical values (changing the first row that holds them)."""
+        key and canonical values (changing the first row that holds them; the key, first, lets
+        the engine find the key's rows by its index rather than compute every row's canonical
+        text)."""
         session = self.session
         if session.row_id:
             return f"{session.row_id} = {session.mark(first)}"
-        marks = session.marks(len(self.canonical), first)
+        marks = session.marks(len(self.canonical), first + len(self.keys))
         condition = " and ".join(
             f"{sql} <=> {mark}" for sql, mark in zip(self.canonical, marks, strict=True)
         )
-        return f"{condition} limit 1"
+        return f"{self.matching(first)} and {condition} limit 1"
 
-    def row_params(self, row: Any) -> list[Any]:
-        """The parameters of one_row for ``row`` (what rows() named it by)."""
-        return [row] if self.session.row_id else list(row)
+    def row_params(self, row: Any, key: list[Any]) -> list[Any]:
+        """The parameters of one_row for ``row`` (what rows() named it by) of ``key``."""
+        return [row] if self.session.row_id else [*key, *row]

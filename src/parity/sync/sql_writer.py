@@ -90,11 +90,11 @@ def _correct(
     if decision.action in (UPDATE, DELETE, INSERT):
         kept.before(key)
     if decision.action == UPDATE:
-        named = key_rows.row_params(decision.rows[0])
+        named = key_rows.row_params(decision.rows[0], key)
         session.run(connection, _updated(key_rows, names), [*values, *named])
     elif decision.action == DELETE:
         for row in decision.rows:
-            session.run(connection, _deleted(key_rows, names), key_rows.row_params(row))
+            session.run(connection, _deleted(key_rows, names), key_rows.row_params(row, key))
     elif decision.action == INSERT:
         for _ in range(decision.copies):
             session.run(connection, _inserted(key_rows, names), [*key, *values])
