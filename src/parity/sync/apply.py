@@ -58,7 +58,13 @@ def apply_corrections(
         .join(fingerprints, ["run_id", "pair_name"], "left")
         .collect()
     }
-    planned = _planned(corrections, asked, results_by_pair)
+    # The asked pairs' corrections of their published results, read from the view once.
+    published = spark.createDataFrame(
+        [(name, result["run_id"]) for name, result in results_by_pair.items()],
+        "pair_name string, run_id string",
+    )
+    corrections = corrections.join(published, ["pair_name", "run_id"]).localCheckpoint()
+    planned = _planned(corrections)
     applied = _applied_before(history, asked)
     last = last_applies(history, asked)
     kept = kept_versions(history, asked)
@@ -111,21 +117,12 @@ def apply_corrections(
     return spark.createDataFrame([row_of(r) for r in records], RECORD_SCHEMA)
 
 
-def _planned(
-    corrections: DataFrame, asked: list[str], results_by_pair: dict[str, dict[str, Any]]
-) -> dict[str, Planned]:
-    """Each asked pair's corrections of its published result, by operation."""
+def _planned(corrections: DataFrame) -> dict[str, Planned]:
+    """Each pair's corrections, by operation."""
     counted: dict[str, dict[str, int]] = {}
-    rows = (
-        corrections.where(F.col("pair_name").isin(asked))
-        .groupBy("pair_name", "run_id", "operation")
-        .agg(F.sum("copies").alias("rows"))
-        .collect()
-    )
-    for row in rows:
-        result = results_by_pair.get(row["pair_name"])
-        if result and result["run_id"] == row["run_id"]:
-            counted.setdefault(row["pair_name"], {})[OPERATIONS[row["operation"]]] = row["rows"]
+    rows = corrections.groupBy("pair_name", "operation").agg(F.sum("copies").alias("rows"))
+    for row in rows.collect():
+        counted.setdefault(row["pair_name"], {})[OPERATIONS[row["operation"]]] = row["rows"]
     return {name: Planned(**counts) for name, counts in counted.items()}
 
 
@@ -187,9 +184,7 @@ def _undone(
 def _corrections_of(corrections: DataFrame, result: dict[str, Any]) -> list[dict[str, Any]]:
     """The published result's corrections, deletes first (a key's old copies go before its new
     ones come), then updates and inserts, each by key."""
-    rows = corrections.where(
-        (F.col("pair_name") == result["pair_name"]) & (F.col("run_id") == result["run_id"])
-    ).collect()
+    rows = corrections.where(F.col("pair_name") == result["pair_name"]).collect()
     order = {"delete": 0, "update": 1, "insert": 2}
     return sorted((r.asDict() for r in rows), key=lambda r: (order[r["operation"]], r["key"]))
 
