@@ -159,12 +159,29 @@ class Engine:
     from the copy, and reads each one's checksum."""
 
     name = ""
+    # The rewrite from the source's copy: a new table swapped in (PostgreSQL's and DuckDB's DDL
+    # in the one transaction), and the table emptied and filled again.
+    swapped = (
+        "create table bench_target_new as select * from bench_source",
+        "alter table bench_target_new add primary key (id)",
+        "drop table bench_target",
+        "alter table bench_target_new rename to bench_target",
+    )
+    refilled = ("truncate bench_target", "insert into bench_target select * from bench_source")
+
+    def run(self, *statements: str) -> list[tuple]:
+        """The statements in one transaction; the last one's rows."""
+        raise NotImplementedError
 
     def checksum(self, table: str) -> tuple[int, int]:
-        raise NotImplementedError
+        (row,) = self.run(CHECKSUMS[self.name].format(table=table))
+        return int(row[0]), int(row[1])
 
     def rewrites(self) -> dict[str, Callable[[], None]]:
-        raise NotImplementedError
+        return {
+            "create table as select, swap": lambda: self.run(*self.swapped),
+            "truncate, insert": lambda: self.run(*self.refilled),
+        }
 
     # Where the apply writes (its connection's URL or file), and how the engine explains a
     # statement (PostgreSQL and DuckDB run it, MariaDB does not).
@@ -201,23 +218,6 @@ class Postgres(Engine):
             rows = [connection.execute(s) for s in statements][-1]
             return rows.fetchall() if rows.description else []
 
-    def checksum(self, table: str) -> tuple[int, int]:
-        (row,) = self.run(CHECKSUMS["postgres"].format(table=table))
-        return int(row[0]), int(row[1])
-
-    def rewrites(self) -> dict[str, Callable[[], None]]:
-        return {
-            "create table as select, swap": lambda: self.run(
-                "create table bench_target_new as select * from bench_source",
-                "alter table bench_target_new add primary key (id)",
-                "drop table bench_target",
-                "alter table bench_target_new rename to bench_target",
-            ),
-            "truncate, insert": lambda: self.run(
-                "truncate bench_target", "insert into bench_target select * from bench_source"
-            ),
-        }
-
 
 class DuckDB(Engine):
     name = "duckdb"
@@ -243,23 +243,6 @@ class DuckDB(Engine):
             rows = [connection.execute(s) for s in statements][-1].fetchall()
             connection.execute("commit")
             return rows
-
-    def checksum(self, table: str) -> tuple[int, int]:
-        (row,) = self.run(CHECKSUMS["duckdb"].format(table=table))
-        return int(row[0]), int(row[1])
-
-    def rewrites(self) -> dict[str, Callable[[], None]]:
-        return {
-            "create table as select, swap": lambda: self.run(
-                "create table bench_target_new as select * from bench_source",
-                "alter table bench_target_new add primary key (id)",
-                "drop table bench_target",
-                "alter table bench_target_new rename to bench_target",
-            ),
-            "truncate, insert": lambda: self.run(
-                "truncate bench_target", "insert into bench_target select * from bench_source"
-            ),
-        }
 
 
 class MariaDB(Engine):
@@ -311,25 +294,15 @@ class MariaDB(Engine):
                 cursor.execute(statement)
             return list(cursor.fetchall())
 
-    def checksum(self, table: str) -> tuple[int, int]:
-        (row,) = self.run(CHECKSUMS["mariadb"].format(table=table))
-        return int(row[0]), int(row[1])
-
-    def rewrites(self) -> dict[str, Callable[[], None]]:
-        # MariaDB's DDL commits as it runs: the swap is one atomic `rename table`, truncate is not
-        # undone by a failed insert.
-        return {
-            "create table as select, swap": lambda: self.run(
-                "drop table if exists bench_target_old",
-                "create table bench_target_new as select * from bench_source",
-                "alter table bench_target_new add primary key (id)",
-                "rename table bench_target to bench_target_old, bench_target_new to bench_target",
-                "drop table bench_target_old",
-            ),
-            "truncate, insert": lambda: self.run(
-                "truncate bench_target", "insert into bench_target select * from bench_source"
-            ),
-        }
+    # MariaDB's DDL commits as it runs: the swap is one atomic `rename table`, truncate is not
+    # undone by a failed insert.
+    swapped = (
+        "drop table if exists bench_target_old",
+        "create table bench_target_new as select * from bench_source",
+        "alter table bench_target_new add primary key (id)",
+        "rename table bench_target to bench_target_old, bench_target_new to bench_target",
+        "drop table bench_target_old",
+    )
 
 
 class Spark(Engine):

@@ -52,3 +52,14 @@ def model(rows) -> str:
 
 def sha(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def notes_shown(spark, schema: str, pair: str, logged: list[str]) -> list[str]:
+    """Where the notes an apply of ``pair`` writes (order 2's, the inserted 4's) are shown: its
+    rows of every relation the corrections and applies publish, and the log lines given."""
+    published = [
+        str(row)
+        for relation in ("parity_corrections", "parity_run_corrections", "parity_applies")
+        for row in spark.table(f"{schema}.{relation}").where(f"pair_name = '{pair}'").collect()
+    ]
+    return [text for text in published + logged for note in ("n2", "n4") if note in text]
