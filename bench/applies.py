@@ -194,6 +194,8 @@ class Engine:
         session = WRITE_SESSIONS[TARGETS[self.name][2]]
         connection = session.connect(self.location)
         try:
+            if session.begin:
+                session.run(connection, session.begin, [])
             rows = session.run(connection, f"{self.explained} {statement}", params)
             connection.rollback()
         finally:
