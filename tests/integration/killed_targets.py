@@ -13,6 +13,7 @@ import psycopg
 from tests.integration.correction_tables import NOON, SOURCE, TARGET, model
 from tests.integration.mariadb_server import client
 from tests.integration.remote_tables import engine_sources
+from tests.integration.test_apply_parquet_paths import files_sources
 from tests.integration.test_apply_spark import ordered, rows_of
 from tests.integration.test_apply_sql import CORRECTED, SCHEMAS, Target, expected, filled
 
@@ -233,23 +234,19 @@ class DuckdbTarget(SqlTarget):
         return " ".join(line.split()[3] for line in lines if inode in line)
 
 
-class SparkTarget(KilledTarget):
-    """A Parquet table in the session's catalog, killed as soon as the apply begins writing its
-    corrected version beside it (the directory `<location>.parity-<apply id>`), before it
-    points the table at it; a version whose write finished holds `_SUCCESS`. The table is read
-    by its files: its catalog is the separate dbt's, which no other process opens; the next
-    apply reads it through the catalog, and its record names the location it replaced."""
+class WrittenBesideTarget(KilledTarget):
+    """Parquet files Spark corrects, killed as soon as the apply begins writing the corrected
+    version beside them (the directory `<location>.parity-<apply id>`), before it swaps that
+    version in; a version whose write finished holds `_SUCCESS`, and so does one a swap begun
+    moved aside (written by Spark too). Read by its files, as the apply left them."""
 
-    engine = "spark"
     poll = 0.02
     shown = staticmethod(ordered)
 
-    def __init__(self, spark, warehouse: Path, schema: str) -> None:
+    def __init__(self, spark, folder: Path) -> None:
         super().__init__()
         self.spark = spark
-        self.pair = pair(self.name, {"ref": self.name}, self.source, max_corrections=len(TARGET))
-        self.files[f"models/{self.name}.sql"] = model(TARGET)
-        self.location = warehouse / f"{schema}.db" / self.name
+        self.location = folder / self.name
 
     def landed(self) -> bool:
         return bool(self.written())
@@ -258,9 +255,41 @@ class SparkTarget(KilledTarget):
         return any((version / "_SUCCESS").exists() for version in self.written())
 
     def written(self) -> list[Path]:
-        """The versions applies wrote beside the table."""
+        """The versions applies wrote beside the files, or moved aside from their place."""
         return list(self.location.parent.glob(f"{self.name}.parity-*"))
 
     def rows(self, applied: dict[str, Any]) -> list[tuple]:
         location = applied.get("location") or str(self.location)
         return rows_of(self.spark, f"parquet.`{location}`")
+
+
+class SparkTarget(WrittenBesideTarget):
+    """A Parquet table in the session's catalog, its version swapped in by pointing the table
+    at it. The table is read by its files: its catalog is the separate dbt's, which no other
+    process opens; the next apply reads it through the catalog, and its record names the
+    location it replaced."""
+
+    engine = "spark"
+
+    def __init__(self, spark, warehouse: Path, schema: str) -> None:
+        super().__init__(spark, warehouse / f"{schema}.db")
+        self.pair = pair(self.name, {"ref": self.name}, self.source, max_corrections=len(TARGET))
+        self.files[f"models/{self.name}.sql"] = model(TARGET)
+
+
+class ParquetPathTarget(WrittenBesideTarget):
+    """A directory of Parquet files (read as parquet.`path`), its version swapped in by renames:
+    the directory moved aside (`<path>.parity-before-<apply id>`), the version into its place."""
+
+    engine = "parquet"
+
+    def __init__(self, spark, folder: Path) -> None:
+        super().__init__(spark, folder / "files")
+        self.pair = pair(
+            self.name, {"source": [self.name, "orders"]}, self.source, max_corrections=len(TARGET)
+        )
+        paths = {"orders": str(self.location)}
+        self.files[f"models/{self.name}.yml"] = files_sources(self.name, paths)
+
+    def prepare(self) -> None:
+        self.spark.sql(model(TARGET)).write.parquet(str(self.location))

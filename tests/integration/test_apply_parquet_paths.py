@@ -1,6 +1,7 @@
 """Corrections applied to a directory of Parquet files (a side read as parquet.`path`): the
 corrected version written beside the directory and swapped in by renames, the previous version
-kept for undo until the next apply, a directory changed since the run refused unless forced.
+kept for undo until the next apply, a directory changed since the run refused unless forced, a
+sensitive column corrected without being published.
 And the MERGE a Delta or Iceberg table would be corrected by, against its golden SQL."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from parity.sync.decisions import key_text_sql
 from parity.sync.spark_merge import KEY, STATE, key_state_sql, merge_sql, source_sql, staged_rows
 from parity.sync.version_names import previous_name, written_name
 from tests.conftest import REPO
-from tests.integration.correction_tables import SOURCE, TARGET, model
+from tests.integration.correction_tables import SOURCE, TARGET, model, notes_shown
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import reconcile
 from tests.integration.test_apply_spark import CORRECTED, ordered, rows_of
@@ -33,53 +34,63 @@ PAIR = {
     "tolerance": {"columns": {"amount": {"abs_tol": 0.01}}},
     "sync": {"max_corrections": 100},
 }
-PAIRS = [PAIR]
+# The same corrections to a directory of its own, but for a note the pair never publishes: the
+# apply reads it from the source by key.
+HIDDEN = {
+    **PAIR,
+    "name": "hidden_files",
+    "target": {"source": ["corrected_files", "hidden"]},
+    "sensitive_columns": ["note"],
+}
+PAIRS = [PAIR, HIDDEN]
 GOLDEN = REPO / "tests" / "golden" / "sync"
 # The table each format's golden MERGE names.
 MERGED_TABLES = {"delta": "`lake`.`orders`", "iceberg": "`lakehouse`.`lake`.`orders`"}
 
 
+def files_sources(name: str, paths: dict[str, str]) -> str:
+    """One dbt source of Parquet directories (``paths``, by table name), as the YAML of a sources
+    file."""
+    tables = [{"name": table, "meta": {"parity": {"path": path}}} for table, path in paths.items()]
+    source = {"name": name, "meta": {"parity": {"format": "parquet"}}, "tables": tables}
+    return yaml.safe_dump({"version": 2, "sources": [source]})
+
+
 @pytest.fixture(scope="module")
 def project(scratch, spark, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("corrected_files")
-    path = str(folder / "orders")
-    spark.sql(model(TARGET)).write.parquet(path)
-    sources = {
-        "version": 2,
-        "sources": [
-            {
-                "name": "corrected_files",
-                "meta": {"parity": {"format": "parquet"}},
-                "tables": [{"name": "orders", "meta": {"parity": {"path": path}}}],
-            }
-        ],
+    # Each directory in a folder of its own: what an apply leaves beside one is all it holds.
+    paths = {
+        table: str(tmp_path_factory.mktemp(f"corrected_{table}") / table)
+        for table in ("orders", "hidden")
     }
+    for path in paths.values():
+        spark.sql(model(TARGET)).write.parquet(path)
+    sources = files_sources("corrected_files", paths)
     with ExitStack() as files:
-        files.enter_context(scratch.file("models/corrected_files.yml", yaml.safe_dump(sources)))
+        files.enter_context(scratch.file("models/corrected_files.yml", sources))
         files.enter_context(scratch.file("models/correction_source.sql", model(SOURCE)))
         built = scratch.dbt("run", "--select", "correction_source", vars=scratch.demo_vars())
         assert built.success
-        scratch.files_path = path
+        scratch.files_path, scratch.hidden_path = paths["orders"], paths["hidden"]
         yield scratch
 
 
-def applied(project, spark, **request) -> dict[str, Any]:
+def applied(project, spark, pair="to_files", logged=None, **request) -> dict[str, Any]:
     ran = project.dbt(
         "run",
         "--select",
         "parity_applies",
-        vars=project.demo_vars(
-            parity={"pairs": PAIRS}, parity_apply={"pair": "to_files", **request}
-        ),
+        vars=project.demo_vars(parity={"pairs": PAIRS}, parity_apply={"pair": pair, **request}),
+        logged=logged,
     )
     assert ran.success, error_text(ran)
-    rows = spark.table(f"{project.schema}.parity_applies").where("pair_name = 'to_files'")
+    rows = spark.table(f"{project.schema}.parity_applies").where(f"pair_name = '{pair}'")
     return max(rows.collect(), key=lambda r: r["applied_at"]).asDict()
 
 
-def summary(project, spark) -> dict[str, Any]:
+def summary(project, spark, pair="to_files") -> dict[str, Any]:
     assert reconcile(project, PAIRS).success
-    rows = spark.table(f"{project.schema}.parity_summary").where("pair_name = 'to_files'")
+    rows = spark.table(f"{project.schema}.parity_summary").where(f"pair_name = '{pair}'")
     (row,) = rows.collect()
     return row.asDict()
 
@@ -177,6 +188,19 @@ def test_a_row_changed_since_the_run_is_left_alone(project, spark):
     assert '["7","us"]' in done["reason"]
     expected = [(*r[:2], "71.00", *r[3:]) if r[0] == 7 else r for r in CORRECTED]
     assert files_rows(spark, path) == ordered(expected)
+
+
+def test_a_sensitive_column_is_corrected_and_never_published(project, spark):
+    """The notes the apply writes to the directory are read from the source by key, never from
+    a published relation, and shown in no result, history or log line."""
+    path = project.hidden_path
+    assert not summary(project, spark, "hidden_files")["passed"]
+    logged: list[str] = []
+    done = applied(project, spark, "hidden_files", logged, write=True)
+    assert (done["outcome"], done["conflicts"]) == ("applied", 0)
+    assert files_rows(spark, path) == ordered(CORRECTED)
+    assert summary(project, spark, "hidden_files")["passed"]
+    assert not notes_shown(spark, project.schema, "hidden_files", logged)
 
 
 def target_plan(project, spark):

@@ -1,6 +1,7 @@
 """An apply killed while it writes leaves its target as it was, on every engine it writes to:
 PostgreSQL and MariaDB end the transaction of a client gone, DuckDB never wrote a transaction
-that did not commit, and a Spark table is not pointed at a version whose write did not finish.
+that did not commit, and a Spark table is not pointed at a version whose write did not finish,
+nor a directory of Parquet files swapped for one.
 dbt runs in a process of its own, on a metastore of its own; each target's apply is killed
 where killed_targets.py says (held by a trigger at its first update, or seen in its
 transaction or its write), and then one apply of every pair corrects them all."""
@@ -23,6 +24,7 @@ from tests.integration.killed_targets import (
     DuckdbTarget,
     KilledTarget,
     MariadbTarget,
+    ParquetPathTarget,
     PostgresTarget,
     SparkTarget,
 )
@@ -30,7 +32,7 @@ from tests.integration.separate_dbt import started_dbt
 from tests.integration.test_stopped_runs import waited
 
 SCHEMA = "parity_killed"
-ENGINES = ["postgres", "mariadb", "duckdb", "spark"]
+ENGINES = ["postgres", "mariadb", "duckdb", "spark", "parquet"]
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +43,7 @@ def targets(spark, postgres_url, mariadb_url, mariadb_admin_url, tmp_path_factor
         MariadbTarget(mariadb_url, mariadb_admin_url),
         DuckdbTarget(folder),
         SparkTarget(spark, folder / "spark-warehouse", SCHEMA),
+        ParquetPathTarget(spark, folder),
     ]
 
 
@@ -128,11 +131,13 @@ def test_the_next_apply_corrects_it_whole(applies, engine):
     assert applies[engine].corrected == target.corrected
 
 
-def test_a_killed_spark_apply_leaves_its_half_written_version_unread(applies):
-    """The version the killed apply was writing stays beside the table, unfinished; the table
-    was never pointed at it, and the next apply wrote a version of its own."""
-    target, record = applies["spark"].target, applies["spark"].record
-    # The table's own location is the one it replaced (moved aside: the table is managed).
+@pytest.mark.parametrize("engine", ["spark", "parquet"])
+def test_a_killed_spark_apply_leaves_its_half_written_version_unread(applies, engine):
+    """The version the killed apply was writing stays beside the table or directory,
+    unfinished; it was never swapped in, and the next apply wrote a version of its own."""
+    target, record = applies[engine].target, applies[engine].record
+    # The files' own location is the one it replaced (moved aside: the table is managed, and a
+    # directory's path is where the next version goes).
     kept = previous_name(str(target.location), record["apply_id"])
     assert record["previous_location"].removeprefix("file:") == kept
     (left,) = [v for v in target.written() if not (v / "_SUCCESS").exists()]
