@@ -50,8 +50,15 @@ def apply_corrections(
         if "sync" not in pairs[name].config:
             raise RequestError(f"pair '{name}' was planned by an earlier parity: build it again")
     asked = list(request.pairs)
-    # Each pair's published result, with the fingerprints its run read.
-    fingerprints = results.select("run_id", "pair_name", "source_fingerprint", "target_fingerprint")
+    # Each pair's published result, with the fingerprints and checksums its run read.
+    fingerprints = results.select(
+        "run_id",
+        "pair_name",
+        "source_fingerprint",
+        "target_fingerprint",
+        "source_checksum",
+        "target_checksum",
+    )
     results_by_pair = {
         r["pair_name"]: r.asDict()
         for r in summary.where(F.col("pair_name").isin(asked))
@@ -162,7 +169,7 @@ def _decided(
             UNCHANGED,
             f"run {run}'s corrections were applied by apply {applied[(pair.name, run)]}",
         )
-    changed = changed_since(spark, _corrected(pair), result) if result else ""
+    changed = changed_since(spark, pair, _corrected(pair), result) if result else ""
     if changed and not request.force:
         return REFUSED, changed
     if not request.write:

@@ -8,13 +8,18 @@ from typing import Any
 
 from pyspark.sql import SparkSession
 
-from parity.pipelines.incremental import fingerprint_text
+from parity.pipelines.incremental import checksum_text, fingerprint_text
 from parity.plan import PairPlan, SidePlan
+from parity.sides.backoff import Backoff
 from parity.sides.fingerprints import input_fingerprint
+from parity.sides.sql import SqlSide
 
-# The sides whose relation an apply can fingerprint afresh: a Spark table's files, a DuckDB
-# database file. A PostgreSQL row changed since the run is a conflict the apply leaves alone.
+# The sides whose relation an apply can fingerprint afresh without reading a row: a Spark
+# table's files, a DuckDB database file. Any other (PostgreSQL, whose fingerprint is refused
+# while other sessions are active, which is when it would matter; MySQL, which has none) is read
+# once, its rows' checksum against the one its run computed.
 FINGERPRINTED = ("spark", "duckdb")
+CHECKSUMMED = ("postgres", "mysql")
 
 
 @dataclass(frozen=True)
@@ -74,15 +79,31 @@ def max_corrections(pair: PairPlan, published: dict[str, Any]) -> float:
     return float(limit)
 
 
-def changed_since(spark: SparkSession, corrected: SidePlan, result: dict[str, Any]) -> str:
+def changed_since(
+    spark: SparkSession, pair: PairPlan, corrected: SidePlan, result: dict[str, Any]
+) -> str:
     """Why the corrected relation must not be corrected from the run: it changed since."""
-    if corrected.dialect not in FINGERPRINTED:
+    side = corrected.side
+    if corrected.dialect in FINGERPRINTED:
+        then, how = result.get(f"{side}_fingerprint") or "", ""
+        now = fingerprint_text(input_fingerprint(spark, corrected)) if then else ""
+    elif corrected.dialect in CHECKSUMMED:
+        then, how = result.get(f"{side}_checksum") or "", " (its rows' checksum)"
+        now = _checksum_now(spark, pair, corrected) if then else ""
+    else:
         return ""
-    then = result.get(f"{corrected.side}_fingerprint") or ""
-    now = fingerprint_text(input_fingerprint(spark, corrected))
     if then and now and then != now:
         return (
-            f"its {corrected.side} relation {corrected.relation_name} changed since run"
-            f" {result['run_id']}: build again to correct it as it is now, or set force to apply"
+            f"its {side} relation {corrected.relation_name} changed since run"
+            f" {result['run_id']}{how}: build again to correct it as it is now, or set force to"
+            " apply"
         )
     return ""
+
+
+def _checksum_now(spark: SparkSession, pair: PairPlan, corrected: SidePlan) -> str:
+    """The side's first pass now, as the run's result keeps it: one read through its own
+    read-only session."""
+    backoff = Backoff(pair.retries, pair.retry_seconds)
+    with SqlSide(spark, pair.name, corrected, backoff) as side:
+        return checksum_text(side.profile())
