@@ -19,9 +19,9 @@ from parity.sync.decisions import key_text_sql
 from parity.sync.spark_merge import KEY, STATE, key_state_sql, merge_sql, source_sql, staged_rows
 from parity.sync.version_names import previous_name, written_name
 from tests.conftest import REPO
+from tests.integration.applies import applied as apply_pair
+from tests.integration.applies import summary as pair_summary
 from tests.integration.correction_tables import SOURCE, TARGET, model, notes_shown
-from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import reconcile
 from tests.integration.test_apply_spark import CORRECTED, ordered, rows_of
 from tests.integration.test_golden_sql import matches_golden
 
@@ -76,23 +76,11 @@ def project(scratch, spark, tmp_path_factory):
 
 
 def applied(project, spark, pair="to_files", logged=None, **request) -> dict[str, Any]:
-    ran = project.dbt(
-        "run",
-        "--select",
-        "parity_applies",
-        vars=project.demo_vars(parity={"pairs": PAIRS}, parity_apply={"pair": pair, **request}),
-        logged=logged,
-    )
-    assert ran.success, error_text(ran)
-    rows = spark.table(f"{project.schema}.parity_applies").where(f"pair_name = '{pair}'")
-    return max(rows.collect(), key=lambda r: r["applied_at"]).asDict()
+    return apply_pair(project, spark, PAIRS, pair, logged, **request)
 
 
 def summary(project, spark, pair="to_files") -> dict[str, Any]:
-    assert reconcile(project, PAIRS).success
-    rows = spark.table(f"{project.schema}.parity_summary").where(f"pair_name = '{pair}'")
-    (row,) = rows.collect()
-    return row.asDict()
+    return pair_summary(project, spark, PAIRS, pair)
 
 
 def files_rows(spark, path: str) -> list[tuple]:

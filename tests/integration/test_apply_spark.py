@@ -12,9 +12,11 @@ import pytest
 
 from parity.sync.hadoop_files import exists
 from parity.sync.version_names import previous_name
+from tests.integration.applies import applied as apply_pair
+from tests.integration.applies import summary as pair_summary
 from tests.integration.correction_tables import SOURCE, TARGET, model, notes_shown
 from tests.integration.dbt_project_copy import error_text
-from tests.integration.remote_tables import engine_sources, reconcile
+from tests.integration.remote_tables import engine_sources
 
 PAIR = {
     "name": "to_spark",
@@ -100,23 +102,11 @@ def project(scratch, spark, tmp_path_factory):
 
 
 def applied(project, spark, pair="to_spark", logged=None, **request) -> dict[str, Any]:
-    ran = project.dbt(
-        "run",
-        "--select",
-        "parity_applies",
-        vars=project.demo_vars(parity={"pairs": PAIRS}, parity_apply={"pair": pair, **request}),
-        logged=logged,
-    )
-    assert ran.success, error_text(ran)
-    rows = spark.table(f"{project.schema}.parity_applies").where(f"pair_name = '{pair}'")
-    return max(rows.collect(), key=lambda r: r["applied_at"]).asDict()
+    return apply_pair(project, spark, PAIRS, pair, logged, **request)
 
 
 def summary(project, spark, pair="to_spark") -> dict[str, Any]:
-    assert reconcile(project, PAIRS).success
-    rows = spark.table(f"{project.schema}.parity_summary").where(f"pair_name = '{pair}'")
-    (row,) = rows.collect()
-    return row.asDict()
+    return pair_summary(project, spark, PAIRS, pair)
 
 
 def test_a_spark_table_is_swapped_for_its_corrected_version(project, spark):

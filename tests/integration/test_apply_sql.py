@@ -14,10 +14,11 @@ import duckdb
 import psycopg
 import pytest
 
+from tests.integration.applies import applied as apply_pair
+from tests.integration.applies import summary as pair_summary
 from tests.integration.correction_tables import SOURCE, TARGET, model, notes_shown
-from tests.integration.dbt_project_copy import error_text
 from tests.integration.mariadb_server import client
-from tests.integration.remote_tables import engine_sources, reconcile
+from tests.integration.remote_tables import engine_sources
 
 READ_ENV, WRITE_ENV = "PARITY_TEST_APPLY_READ", "PARITY_TEST_APPLY_WRITE"
 TABLE = """
@@ -170,27 +171,11 @@ def target(request, scratch, spark, tmp_path_factory) -> Iterator[Target]:
 
 
 def applied(scratch, spark, declared: dict, logged=None, **request) -> dict[str, Any]:
-    name = declared["name"]
-    ran = scratch.dbt(
-        "run",
-        "--select",
-        "parity_applies",
-        vars=scratch.demo_vars(
-            parity={"pairs": [declared]}, parity_apply={"pair": name, **request}
-        ),
-        logged=logged,
-    )
-    assert ran.success, error_text(ran)
-    rows = spark.table(f"{scratch.schema}.parity_applies").where(f"pair_name = '{name}'")
-    return max(rows.collect(), key=lambda r: r["applied_at"]).asDict()
+    return apply_pair(scratch, spark, [declared], declared["name"], logged, **request)
 
 
 def summary(scratch, spark, declared: dict) -> dict[str, Any]:
-    assert reconcile(scratch, [declared]).success
-    name = declared["name"]
-    rows = spark.table(f"{scratch.schema}.parity_summary").where(f"pair_name = '{name}'")
-    (row,) = rows.collect()
-    return row.asDict()
+    return pair_summary(scratch, spark, [declared], declared["name"])
 
 
 def test_applied_corrections_leave_the_pair_in_parity(target, scratch, spark):
