@@ -8,7 +8,7 @@ select
     key,
     operation,
     copies,
-    key_held,
+    whole_key,
     new_values,
     values_at_apply,
     before_image

@@ -16,6 +16,11 @@ differences as (
         differences.column_name,
         pairs.sensitive = 'true' as sensitive_pair,
         from_json(pairs.sensitive_columns, 'array<string>') as sensitive_columns,
+        -- A key one side holds more than once, and both sides hold: the apply decides its
+        -- corrections together, over all its rows on both sides (decisions.decide_key).
+        bool_or(differences.kind in ('duplicate_in_source', 'duplicate_in_target')) over (
+            partition by differences.run_id, differences.pair_name, differences.key
+        ) as whole_key,
         -- The side whose values are right, and the side corrected.
         case
             when pairs.direction = 'source_to_target' then differences.source_canonical
@@ -54,8 +59,7 @@ whole_rows as (
         key,
         case when to_insert then 'insert' else 'delete' end as operation,
         count(*) as copies,
-        -- Only a row missing from the corrected side is one of a key it did not hold.
-        kind not in ('missing_in_target', 'missing_in_source') or not to_insert as key_held,
+        whole_key,
         -- A sensitive value is never published: the apply reads it from the right side by key.
         case
             when to_insert and not sensitive_pair
@@ -83,7 +87,7 @@ whole_rows as (
         direction,
         key,
         to_insert,
-        kind,
+        whole_key,
         sensitive_pair,
         sensitive_columns,
         right_canonical,
@@ -97,6 +101,7 @@ changed_values as (
         pair_name,
         direction,
         key,
+        whole_key,
         -- By column name, so that a run's corrections read the same however Spark gathered them.
         array_sort(collect_list(struct(
             column_name,
@@ -106,7 +111,17 @@ changed_values as (
         ))) as cells
     from differences
     where kind = 'value_mismatch'
-    group by run_id, run_started_at, pair_name, direction, key
+    group by run_id, run_started_at, pair_name, direction, key, whole_key
+),
+
+-- A key held more than once may pair several of its rows as value mismatches; the cells of one
+-- pair name each column once. Where a column is named twice, which cells belong together is not
+-- published, and the update has no images: the apply leaves the key alone (a conflict).
+paired_values as (
+    select
+        *,
+        size(array_distinct(transform(cells, cell -> cell.column_name))) = size(cells) as one_pair
+    from changed_values
 ),
 
 updates as (
@@ -118,17 +133,17 @@ updates as (
         key,
         'update' as operation,
         cast(1 as bigint) as copies,
-        true as key_held,
-        to_json(map_from_entries(transform(
+        whole_key,
+        case when one_pair then to_json(map_from_entries(transform(
             filter(cells, cell -> not cell.hidden),
             cell -> struct(cell.column_name, cell.right_canonical)
-        ))) as new_values,
+        ))) end as new_values,
         transform(filter(cells, cell -> cell.hidden), cell -> cell.column_name)
             as values_at_apply,
-        to_json(map_from_entries(transform(
+        case when one_pair then to_json(map_from_entries(transform(
             cells, cell -> struct(cell.column_name, cell.before_value)
-        ))) as before_image
-    from changed_values
+        ))) end as before_image
+    from paired_values
 ),
 
 corrections as (
@@ -150,7 +165,7 @@ select
     corrections.key,
     corrections.operation,
     corrections.copies,
-    corrections.key_held,
+    corrections.whole_key,
     corrections.new_values,
     corrections.values_at_apply,
     corrections.before_image

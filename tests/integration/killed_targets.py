@@ -201,7 +201,7 @@ class DuckdbTarget(SqlTarget):
     poll = 0.02
 
     def __init__(self, folder: Path) -> None:
-        filler = [(i, "us", "1.00", "s", None, NOON) for i in MANY]
+        filler = [(i, "us", "1.0000000000", "s", None, NOON) for i in MANY]
         super().__init__(
             str(folder / "target.duckdb"),
             source_rows=SOURCE + filler,

@@ -16,7 +16,7 @@ import pytest
 
 from tests.integration.applies import applied as apply_pair
 from tests.integration.applies import summary as pair_summary
-from tests.integration.correction_tables import SOURCE, TARGET, model, notes_shown
+from tests.integration.correction_tables import SOURCE, TARGET, WIDE, model, notes_shown
 from tests.integration.mariadb_server import client
 from tests.integration.remote_tables import engine_sources
 
@@ -25,7 +25,7 @@ TABLE = """
 create table corrected (
     id integer,
     region text,
-    amount numeric(10, 2),
+    amount numeric(38, 10),
     label text,
     note text,
     placed_at timestamptz
@@ -72,7 +72,7 @@ def with_amount(row: tuple, amount: str) -> tuple:
 
 
 # The source's rows, but for the amount of order 6, within its tolerance: never corrected.
-CORRECTED = [with_amount(r, "60.01") if r[0] == 6 else r for r in SOURCE]
+CORRECTED = [with_amount(r, "60.0100000000") if r[0] == 6 else r for r in SOURCE]
 
 
 def typed(row: tuple) -> tuple:
@@ -181,7 +181,7 @@ def summary(scratch, spark, declared: dict) -> dict[str, Any]:
 def test_applied_corrections_leave_the_pair_in_parity(target, scratch, spark):
     engine = target.engine
     first = summary(scratch, spark, pair(engine))
-    assert not first["passed"] and first["differing_rows"] == 10
+    assert not first["passed"] and first["differing_rows"] == 11
     # A writer changes one row the run found differing, before the apply reads it.
     target.change("update corrected set amount = 71.00 where id = 7")
 
@@ -195,10 +195,11 @@ def test_applied_corrections_leave_the_pair_in_parity(target, scratch, spark):
     assert ("(its rows' checksum)" in refused["reason"]) == (engine != "duckdb")
     done = applied(scratch, spark, pair(engine), write=True, force=True)
     assert (done["outcome"], done["mode"], done["run_id"]) == ("applied", "write", first["run_id"])
-    # Key 4 and both copies of 9 in; 5 and two copies of 8 out; 2, 3 and 10 changed; 7 kept.
-    assert (done["inserts"], done["deletes"], done["updates"]) == (3, 3, 3)
+    # Key 4, both copies of 9 and a second copy of 11 in; 5 and two copies of 8 out; 2, 3 and
+    # 10 changed; 7 kept.
+    assert (done["inserts"], done["deletes"], done["updates"]) == (4, 3, 3)
     assert done["conflicts"] == 1 and '["7","us"]' in done["reason"]
-    changed = [with_amount(r, "71.00") if r[0] == 7 else r for r in CORRECTED]
+    changed = [with_amount(r, "71.0000000000") if r[0] == 7 else r for r in CORRECTED]
     assert target.held() == expected(changed)
 
     again = applied(scratch, spark, pair(engine), write=True)
@@ -242,13 +243,13 @@ def test_an_undo_restores_the_rows_the_apply_replaced(target, scratch, spark):
     assert len(shapes.splitlines()) == 6
     assert shapes.startswith(f"3 rows: delete from {relation} where ")
     assert f"\n1 row: update {relation} set {q}amount{q} = " in shapes
-    assert f"\n3 rows: insert into {relation} ({q}id{q}, {q}region{q}, " in shapes
-    assert "ü☕" not in shapes and "40.00" not in shapes
+    assert f"\n4 rows: insert into {relation} ({q}id{q}, {q}region{q}, " in shapes
+    assert "ü☕" not in shapes and WIDE not in shapes
     logged: list[str] = []
     done = applied(scratch, spark, hidden, logged, write=True)
     assert (done["outcome"], done["inserts"], done["deletes"], done["updates"]) == (
         "applied",
-        3,
+        4,
         3,
         4,
     )
@@ -258,7 +259,7 @@ def test_an_undo_restores_the_rows_the_apply_replaced(target, scratch, spark):
     assert not notes_shown(spark, scratch.schema, hidden["name"], logged)
 
     planned = applied(scratch, spark, hidden, undo=True)
-    assert planned["outcome"] == "planned" and "rows of 8 keys" in planned["reason"]
+    assert planned["outcome"] == "planned" and "rows of 9 keys" in planned["reason"]
     # A row the apply wrote, changed since: nothing is undone.
     target.change("update corrected set label = 'z' where id = 4")
     refused = applied(scratch, spark, hidden, undo=True, write=True)

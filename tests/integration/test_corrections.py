@@ -9,9 +9,22 @@ from contextlib import ExitStack
 
 import pytest
 
-from tests.integration.correction_tables import AN_HOUR_LATER, AT, SOURCE, TARGET, model, sha
+from tests.integration.correction_tables import (
+    AN_HOUR_LATER,
+    AT,
+    NOON,
+    SOURCE,
+    TARGET,
+    WIDE,
+    model,
+    sha,
+)
 from tests.integration.dbt_project_copy import error_text
 from tests.integration.remote_tables import reconcile
+
+# Order 7's amount in the source and in the target.
+SEVEN = "-98765432109876543210.1234567891"
+SEVEN_SINCE = "-98765432109876543210.6234567891"
 
 
 def pair(name: str, **options) -> dict:
@@ -27,12 +40,24 @@ def pair(name: str, **options) -> dict:
     }
 
 
+# A key both sides hold more than once, two pairs of whose rows differ in the same column.
+TANGLED_SOURCE = [
+    (12, "us", "120.0000000000", "l", "n12", NOON),
+    (12, "us", "121.0000000000", "m", "n12", NOON),
+    (12, "us", "122.0000000000", "o", "n12", NOON),
+]
+TANGLED_TARGET = [
+    (12, "us", "120.5000000000", "l", "n12", NOON),
+    (12, "us", "121.5000000000", "m", "n12", NOON),
+]
+
 PAIRS = [
     pair("to_target"),
     pair("to_source", sync={"direction": "target_to_source"}, algorithm="hashdiff"),
     pair("hidden", sensitive=True, algorithm="hashdiff"),
     {**pair("same"), "target": {"ref": "correction_source"}},
     pair("roomy", sync={"max_corrections": 20}),
+    pair("tangled", source={"ref": "tangled_source"}, target={"ref": "tangled_target"}),
 ]
 
 
@@ -42,8 +67,13 @@ def published(scratch, spark):
     with ExitStack() as files:
         files.enter_context(scratch.file("models/correction_source.sql", model(SOURCE)))
         files.enter_context(scratch.file("models/correction_target.sql", model(TARGET)))
+        files.enter_context(scratch.file("models/tangled_source.sql", model(TANGLED_SOURCE)))
+        files.enter_context(scratch.file("models/tangled_target.sql", model(TANGLED_TARGET)))
         built = scratch.dbt(
-            "run", "--select", "correction_source correction_target", vars=scratch.demo_vars()
+            "run",
+            "--select",
+            "correction_source correction_target tangled_source tangled_target",
+            vars=scratch.demo_vars(),
         )
         assert built.success
         assert reconcile(scratch, PAIRS).success
@@ -99,26 +129,32 @@ def test_the_target_gets_what_the_source_holds(corrections):
         (key(3, "eu"), "update"): (1, {"label": None}, [], {"label": ""}),
         (key(4, "us"), "insert"): (
             1,
-            {"amount": "40.00", "label": "ü☕", "placed_at": AT},
+            {"amount": WIDE, "label": "ü☕", "placed_at": AT},
             ["note"],
             None,
         ),
-        (key(5, "us"), "delete"): (1, None, [], whole("50.00", "e", sha("n5"))),
-        (key(7, "us"), "update"): (1, {"amount": "70.00"}, [], {"amount": "70.50"}),
-        (key(8, "us"), "delete"): (2, None, [], whole("80.00", "h", sha("n8"))),
+        (key(5, "us"), "delete"): (1, None, [], whole("50.0000000000", "e", sha("n5"))),
+        (key(7, "us"), "update"): (1, {"amount": SEVEN}, [], {"amount": SEVEN_SINCE}),
+        (key(8, "us"), "delete"): (2, None, [], whole("80.0000000000", "h", sha("n8"))),
         (key(9, "eu"), "insert"): (
             2,
-            {"amount": "90.00", "label": "i", "placed_at": AT},
+            {"amount": "90.0000000000", "label": "i", "placed_at": AT},
             ["note"],
             None,
         ),
         (key(10, "eu"), "update"): (1, {"placed_at": AT}, [], {"placed_at": AN_HOUR_LATER}),
+        (key(11, "eu"), "insert"): (
+            1,
+            {"amount": "110.0000000000", "label": "k", "placed_at": AT},
+            ["note"],
+            None,
+        ),
     }
     assert {v["direction"] for v in found.values()} == {"source_to_target"}
-    # Every insert is of a key the target lacked.
-    assert {k for k, v in found.items() if not v["key_held"]} == {
-        (key(4, "us"), "insert"),
-        (key(9, "eu"), "insert"),
+    # The keys one side holds more than once and both hold: applied over all their rows.
+    assert {k for k, v in found.items() if v["whole_key"]} == {
+        (key(8, "us"), "delete"),
+        (key(11, "eu"), "insert"),
     }
     assert {v["corrected_relation"].split(".")[-1] for v in found.values()} == {"correction_target"}
 
@@ -128,31 +164,50 @@ def test_the_source_gets_what_the_target_holds_when_the_pair_says_so(corrections
     assert {k: loaded(v) for k, v in found.items()} == {
         (key(2, "eu"), "update"): (1, {"label": "B2"}, ["note"], {"label": "b", "note": sha("n2")}),
         (key(3, "eu"), "update"): (1, {"label": ""}, [], {"label": None}),
-        (key(4, "us"), "delete"): (1, None, [], whole("40.00", "ü☕", sha("n4"))),
+        (key(4, "us"), "delete"): (1, None, [], whole(WIDE, "ü☕", sha("n4"))),
         (key(5, "us"), "insert"): (
             1,
-            {"amount": "50.00", "label": "e", "placed_at": AT},
+            {"amount": "50.0000000000", "label": "e", "placed_at": AT},
             ["note"],
             None,
         ),
-        (key(7, "us"), "update"): (1, {"amount": "70.50"}, [], {"amount": "70.00"}),
+        (key(7, "us"), "update"): (1, {"amount": SEVEN_SINCE}, [], {"amount": SEVEN}),
         (key(8, "us"), "insert"): (
             2,
-            {"amount": "80.00", "label": "h", "placed_at": AT},
+            {"amount": "80.0000000000", "label": "h", "placed_at": AT},
             ["note"],
             None,
         ),
-        (key(9, "eu"), "delete"): (2, None, [], whole("90.00", "i", None)),
+        (key(9, "eu"), "delete"): (2, None, [], whole("90.0000000000", "i", None)),
         (key(10, "eu"), "update"): (1, {"placed_at": AN_HOUR_LATER}, [], {"placed_at": AT}),
+        (key(11, "eu"), "delete"): (1, None, [], whole("110.0000000000", "k", sha("n11"))),
     }
     assert {v["corrected_relation"].split(".")[-1] for v in found.values()} == {"correction_source"}
-    # The source holds key 8 once: its two extra copies are not of a key it lacked.
-    assert [k for k, v in found.items() if not v["key_held"]] == [(key(5, "us"), "insert")]
+    assert {k for k, v in found.items() if v["whole_key"]} == {
+        (key(8, "us"), "insert"),
+        (key(11, "eu"), "delete"),
+    }
+
+
+def test_rows_of_a_key_held_more_than_once_paired_twice_have_no_images(corrections):
+    """Which of the key's values belong together is not published: the update says so by
+    having none, and the apply leaves the key alone."""
+    found = corrections[0]["tangled"]
+    assert {k: loaded(v) for k, v in found.items()} == {
+        (key(12, "us"), "update"): (1, None, [], None),
+        (key(12, "us"), "insert"): (
+            1,
+            {"amount": "122.0000000000", "label": "o", "placed_at": AT},
+            ["note"],
+            None,
+        ),
+    }
+    assert all(v["whole_key"] for v in found.values())
 
 
 def test_a_sensitive_pair_corrects_without_a_value_or_key_in_sight(corrections):
     found = corrections[0]["hidden"]
-    assert sorted(op for _, op in found) == sorted(["update"] * 4 + ["insert"] * 2 + ["delete"] * 2)
+    assert sorted(op for _, op in found) == sorted(["update"] * 4 + ["insert"] * 3 + ["delete"] * 2)
     for (hashed_key, operation), row in found.items():
         assert hashed_key.startswith("sha256:")
         if operation == "insert":
@@ -164,7 +219,7 @@ def test_a_sensitive_pair_corrects_without_a_value_or_key_in_sight(corrections):
         else:
             assert row["before_image"].startswith("sha256:")
     published = " ".join(str(v) for row in found.values() for v in row.values())
-    for value in ("B2", "ü☕", "70.50", "x2", "n5", AN_HOUR_LATER, '"eu"'):
+    for value in ("B2", "ü☕", SEVEN_SINCE, "x2", "n5", AN_HOUR_LATER, '"eu"'):
         assert value not in published
 
 
@@ -187,14 +242,14 @@ def test_a_dry_run_counts_what_an_apply_would_change_and_writes_nothing(publishe
     }
     roomy = done["roomy"]
     assert (roomy["inserts"], roomy["deletes"], roomy["updates"], roomy["conflicts"]) == (
-        3,
+        4,
         3,
         4,
         None,
     )
     assert roomy["reason"] == "" and roomy["corrected_relation"].endswith("correction_target")
     assert done["to_target"]["reason"] == (
-        "10 rows to correct, more than its max_corrections (1%: 0.1 rows): set force to apply them"
+        "11 rows to correct, more than its max_corrections (1%: 0.11 rows): set force to apply them"
     )
     assert sorted(spark.table(f"{scratch.schema}.correction_target").collect()) == sorted(before)
 

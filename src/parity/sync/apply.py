@@ -20,7 +20,15 @@ from parity.sync.decisions import Unwritable, Written
 from parity.sync.guards import Planned, changed_since, refusal
 from parity.sync.hidden_values import right_rows, with_hidden_values
 from parity.sync.kept_versions import KeptVersion, kept_versions
-from parity.sync.record import APPLIED, PLANNED, RECORD_SCHEMA, REFUSED, UNCHANGED, ApplyRecord
+from parity.sync.record import (
+    APPLIED,
+    PLANNED,
+    RECORD_SCHEMA,
+    REFUSED,
+    UNCHANGED,
+    UNDONE,
+    ApplyRecord,
+)
 from parity.sync.request import ApplyRequest, RequestError, read_request
 from parity.sync.spark_writer import spark_statements, write_spark_corrections
 from parity.sync.sql_writer import statement_shapes, write_corrections
@@ -72,9 +80,9 @@ def apply_corrections(
     )
     corrections = corrections.join(published, ["pair_name", "run_id"]).localCheckpoint()
     planned = _planned(corrections)
-    applied = _applied_before(history, asked)
-    last = last_applies(history, asked)
-    kept = kept_versions(history, asked)
+    applies = _applies_of(history, asked)
+    applied = _applied_before(applies)
+    last, kept = last_applies(applies), kept_versions(applies)
     apply_id, now = str(uuid.uuid4()), datetime.now(UTC)
     records = []
     for name in asked:
@@ -133,12 +141,21 @@ def _planned(corrections: DataFrame) -> dict[str, Planned]:
     return {name: Planned(**counts) for name, counts in counted.items()}
 
 
-def _applied_before(history: DataFrame | None, asked: list[str]) -> dict[tuple[str, str], str]:
-    """The applies that wrote a run's corrections of an asked pair, by (pair, run)."""
+def _applies_of(history: DataFrame | None, asked: list[str]) -> list[dict[str, Any]]:
+    """The asked pairs' applies that wrote or undid, oldest first: read from the history once."""
     if history is None:
-        return {}
-    rows = history.where(F.col("pair_name").isin(asked) & (F.col("outcome") == APPLIED)).collect()
-    return {(r["pair_name"], r["run_id"]): r["apply_id"] for r in rows}
+        return []
+    rows = history.where(
+        F.col("pair_name").isin(asked) & F.col("outcome").isin(APPLIED, UNDONE)
+    ).collect()
+    return sorted((r.asDict() for r in rows), key=lambda r: r["applied_at"])
+
+
+def _applied_before(applies: list[dict[str, Any]]) -> dict[tuple[str, str], str]:
+    """The applies that wrote a run's corrections, by (pair, run)."""
+    return {
+        (r["pair_name"], r["run_id"]): r["apply_id"] for r in applies if r["outcome"] == APPLIED
+    }
 
 
 def _corrected(pair: PairPlan):
@@ -219,11 +236,13 @@ def _written(
     corrected = _corrected(pair)
     try:
         _check_writable(pair, corrected)
-        corrections, unreadable = _with_hidden_values(spark, pair, corrections)
+        corrections, unreadable, right = _with_right_rows(spark, pair, corrections)
         if corrected.in_session:
-            written = write_spark_corrections(spark, pair, corrected, corrections, apply_id, kept)
+            written = write_spark_corrections(
+                spark, pair, corrected, corrections, apply_id, right, kept
+            )
         else:
-            written = write_corrections(pair, corrected, corrections, apply_id)
+            written = write_corrections(pair, corrected, corrections, apply_id, right)
     except Unwritable as refused:
         return REFUSED, str(refused), Written()
     except ParityError:
@@ -235,19 +254,12 @@ def _written(
             f"the apply to {corrected.relation_name} failed: {type(error).__name__}: {reason}",
         ) from None
     written.conflicts.extend(unreadable)
-    reasons = []
+    reason = ""
     if written.conflicts:
         keys = ", ".join(written.conflicts[:10])
-        reasons.append(
-            f"{len(written.conflicts)} rows changed since the run were left alone (keys {keys})"
-        )
-    if written.extra_copies:
-        keys = ", ".join(written.extra_copies[:10])
-        reasons.append(
-            f"extra copies of {len(written.extra_copies)} rows whose key"
-            f" {corrected.relation_name} held were not inserted (keys {keys}): not supported yet"
-        )
-    return APPLIED, "; ".join(reasons), written
+        reason = f"{len(written.conflicts)} rows changed since the run were left alone"
+        reason += f" (keys {keys})"
+    return APPLIED, reason, written
 
 
 def _check_writable(pair: PairPlan, corrected: SidePlan) -> None:
@@ -264,19 +276,22 @@ def _check_writable(pair: PairPlan, corrected: SidePlan) -> None:
         )
 
 
-def _with_hidden_values(
+def _with_right_rows(
     spark: SparkSession, pair: PairPlan, corrections: list[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], list[str]]:
-    """The corrections with the values the pair never publishes read from the right side by
-    key, and the keys whose row the right side no longer holds as the run saw it."""
-    keys = sorted({c["key"] for c in corrections if c["values_at_apply"]})
-    if not keys:
-        return corrections, []
+) -> tuple[list[dict[str, Any]], list[str], dict[str, list[dict[str, str | None]]]]:
+    """What the apply reads from the right side by key: the values the pair never publishes,
+    and every row of each key held more than once (decided over all its rows). The corrections
+    with those values, the keys whose row the right side no longer holds as the run saw it, and
+    the rows of the keys held more than once."""
+    hidden = {c["key"] for c in corrections if c["values_at_apply"] and not c["whole_key"]}
+    whole = {c["key"] for c in corrections if c["whole_key"]}
+    if not hidden and not whole:
+        return corrections, [], {}
     right = pair.source if _corrected(pair) is pair.target else pair.target
-    rows = right_rows(spark, pair, right, keys)
+    rows = right_rows(spark, pair, right, sorted(hidden | whole))
     readable, unreadable = [], []
     for correction in corrections:
-        if not correction["values_at_apply"]:
+        if correction["key"] not in hidden or not correction["values_at_apply"]:
             readable.append(correction)
             continue
         completed = with_hidden_values(correction, rows.get(correction["key"], []))
@@ -284,4 +299,4 @@ def _with_hidden_values(
             unreadable.append(correction["key"])
         else:
             readable.append(completed)
-    return readable, unreadable
+    return readable, unreadable, {key: rows.get(key, []) for key in whole}

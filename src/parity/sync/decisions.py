@@ -17,9 +17,6 @@ RowId = TypeVar("RowId")
 
 INSERT, DELETE, UPDATE = "insert", "delete", "update"
 UNCHANGED, CONFLICT = "unchanged", "conflict"
-# An extra copy of a row whose key the corrected side held: the run publishes no count of the
-# copies both sides hold, so nothing tells it written from not; not written yet.
-EXTRA_COPY = "extra_copy"
 
 
 class Unwritable(ValueError):
@@ -49,8 +46,6 @@ class Written:
     unchanged: int = 0
     # Keys whose row no longer held what the run saw: left alone.
     conflicts: list[str] = field(default_factory=list)
-    # Keys of extra copies not inserted (EXTRA_COPY).
-    extra_copies: list[str] = field(default_factory=list)
     # Where a rewritten table's or directory's previous version is kept, where the corrected
     # one is, and the corrected one's fingerprint: what an undo checks and restores; or the
     # table beside a relation in another engine that keeps the rows the apply replaced.
@@ -67,8 +62,6 @@ class Written:
             self.updated += 1
         elif decision.action == UNCHANGED:
             self.unchanged += 1
-        elif decision.action == EXTRA_COPY:
-            self.extra_copies.append(key)
         else:
             self.conflicts.append(key)
 
@@ -134,13 +127,80 @@ def decide(
     if correction["operation"] == DELETE:
         before = json.loads(correction["before_image"])
         held = [rid for rid, row in rows if columns.holds(row, before)]
-        if len(held) >= copies:
-            return Decision(DELETE, tuple(held[:copies]), copies=copies)
+        # The right side lacks the key (else it is a whole key): these copies were all of it.
+        if len(held) == len(rows) == copies:
+            return Decision(DELETE, tuple(held), copies=copies)
         return Decision(UNCHANGED if not rows else CONFLICT)
-    if correction["key_held"]:
-        return Decision(EXTRA_COPY)
     if not rows:
         return Decision(INSERT, values=columns.typed(new), copies=copies)
-    if all(columns.holds(row, new, published=False) for _, row in rows):
+    if len(rows) == copies and all(columns.holds(row, new, published=False) for _, row in rows):
         return Decision(UNCHANGED)
     return Decision(CONFLICT)
+
+
+def decide_key(
+    columns: CorrectedColumns,
+    corrections: list[dict[str, Any]],
+    rows: list[tuple[RowId, dict[str, str | None]]],
+    right: list[dict[str, str | None]],
+) -> list[Decision[RowId]]:
+    """What the ``corrections`` of a key held more than once (``whole_key``) do together, given
+    the ``rows`` the corrected relation holds of it now and the ``right`` side's rows of it now:
+    delete the rows only the corrected side holds and insert, whole, those only the right side
+    holds, where they are the rows the corrections name (as multisets); nothing where both
+    sides hold the same rows; else the key is left alone. Copies counted, not guessed: a second
+    apply finds nothing to do, and a row a writer added or changed since is a conflict."""
+    extra, missing = list(rows), list(right)
+    for row in right:
+        twin = next((i for i, (_, held) in enumerate(extra) if held == row), None)
+        if twin is not None:
+            extra.pop(twin)
+            missing.remove(row)
+    if not extra and not missing:
+        return [Decision(UNCHANGED)]
+    if not _named(columns, corrections, [row for _, row in extra], [*missing]):
+        return [Decision(CONFLICT)]
+    decisions: list[Decision[RowId]] = []
+    if extra:
+        decisions.append(Decision(DELETE, tuple(rid for rid, _ in extra), copies=len(extra)))
+    for row in {json.dumps(row, sort_keys=True): row for row in missing}.values():
+        decisions.append(Decision(INSERT, values=columns.typed(row), copies=missing.count(row)))
+    return decisions
+
+
+def _named(
+    columns: CorrectedColumns,
+    corrections: list[dict[str, Any]],
+    extra: list[dict[str, str | None]],
+    missing: list[dict[str, str | None]],
+) -> bool:
+    """Whether the rows to delete (``extra``) and to insert (``missing``) are, copy for copy,
+    the corrections': a delete's row, an insert's, and for an update one row on each side that
+    holds its before-image and its new values."""
+    wanted: list[tuple[list[dict[str, str | None]], dict[str, str | None], bool]] = []
+    pairs = []
+    for correction in corrections:
+        operation = correction["operation"]
+        if operation == UPDATE:
+            if correction["before_image"] is None:  # several pairs of rows: which is unknown
+                return False
+            pairs += [
+                (extra, json.loads(correction["before_image"]), True),
+                (missing, json.loads(correction["new_values"]), False),
+            ]
+        else:
+            image = correction["before_image" if operation == DELETE else "new_values"]
+            found = extra if operation == DELETE else missing
+            held = json.loads(image) if image else {}
+            wanted += [(found, held, operation == DELETE)] * correction["copies"]
+    # Whole rows first: an update's images name a few columns, and could match one of them.
+    wanted += pairs
+    left = {id(found): list(found) for found in (extra, missing)}
+    for found, image, published in wanted:
+        rows = left[id(found)]
+        holding = (i for i, row in enumerate(rows) if columns.holds(row, image, published))
+        match = next(holding, None)
+        if match is None:
+            return False
+        rows.pop(match)
+    return not any(left.values())

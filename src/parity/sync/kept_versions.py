@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions as F
+from pyspark.sql import SparkSession
 
 from parity.log import logger
 from parity.plan import SidePlan
@@ -29,18 +28,13 @@ class KeptVersion:
     location: str
 
 
-def kept_versions(history: DataFrame | None, asked: list[str]) -> dict[str, KeptVersion]:
-    """Each asked pair's kept version, from its audit rows: the previous version its last apply
-    recorded, or, where an undo followed it, that apply's own version, which the undo took
-    back."""
-    if history is None:
-        return {}
-    rows = history.where(
-        F.col("pair_name").isin(asked) & F.col("outcome").isin(APPLIED, UNDONE)
-    ).collect()
+def kept_versions(applies: list[dict[str, Any]]) -> dict[str, KeptVersion]:
+    """Each pair's kept version, from its ``applies`` that wrote or undid, oldest first: the
+    previous version its last apply recorded, or, where an undo followed it, that apply's own
+    version, which the undo took back."""
     kept: dict[str, KeptVersion] = {}
     swapped: dict[str, Any] = {}
-    for row in sorted(rows, key=lambda r: r["applied_at"]):
+    for row in applies:
         name = row["pair_name"]
         if row["outcome"] == APPLIED and row["previous_location"]:
             swapped[name] = row

@@ -34,6 +34,7 @@ from parity.sync.decisions import (
     Unwritable,
     Written,
     decide,
+    decide_key,
     key_text_sql,
 )
 from parity.sync.kept_versions import KeptVersion, discard
@@ -66,8 +67,10 @@ def write_spark_corrections(
     corrected: SidePlan,
     corrections: list[dict[str, Any]],
     apply_id: str,
+    right: dict[str, list[dict[str, str | None]]],
     kept: KeptVersion | None = None,
 ) -> Written:
+    """``right``: the right side's rows of each key held more than once (``whole_key``)."""
     table = corrected.relation_name
     target = _target(spark, corrected)
     before = input_fingerprint(spark, corrected)
@@ -94,19 +97,19 @@ def write_spark_corrections(
         held.setdefault(row[KEY], []).append(row.asDict())
     states = {key: rows[0].get(STATE) for key, rows in held.items()}
     written, touched = Written(), set()
+    whole: dict[str, list[dict[str, Any]]] = {}
     for correction in corrections:
-        rows = held.setdefault(correction["key"], [])
-        # The rows the table held (not those this apply deleted or inserted), as read.
-        found = [
-            (i, {name: row[f"__parity_{n}"] for n, name in enumerate(columns.sources)})
-            for i, row in enumerate(rows)
-            if KEY in row
-        ]
-        decision = decide(columns, correction, found)
-        _carry_out(decision, rows, columns, corrected, correction["key"])
-        written.add(decision, correction["key"])
-        if decision.action in CHANGES:
-            touched.add(correction["key"])
+        key = correction["key"]
+        if correction["whole_key"]:
+            whole.setdefault(key, []).append(correction)
+            continue
+        rows = held.setdefault(key, [])
+        decisions = [decide(columns, correction, _as_read(rows, columns))]
+        _carried_out(decisions, rows, columns, corrected, key, written, touched)
+    for key, together in whole.items():
+        rows = held.setdefault(key, [])
+        decisions = decide_key(columns, together, _as_read(rows, columns), right.get(key, []))
+        _carried_out(decisions, rows, columns, corrected, key, written, touched)
     if not touched:
         return written
     if target.kind == "merged":
@@ -177,6 +180,33 @@ def _target(spark: SparkSession, corrected: SidePlan) -> SparkTarget:
     ):
         raise Unwritable(f"{table} is partitioned: only unpartitioned tables are rewritten yet")
     return SparkTarget("table", described["Location"], provider, described.get("Type") == "MANAGED")
+
+
+def _as_read(
+    rows: list[dict[str, Any]], columns: CorrectedColumns
+) -> list[tuple[int, dict[str, str | None]]]:
+    """The key's rows the table held (not those this apply deleted or inserted), as read."""
+    return [
+        (i, {name: row[f"__parity_{n}"] for n, name in enumerate(columns.sources)})
+        for i, row in enumerate(rows)
+        if KEY in row
+    ]
+
+
+def _carried_out(
+    decisions: list[Decision[int]],
+    rows: list[dict[str, Any]],
+    columns: CorrectedColumns,
+    corrected: SidePlan,
+    key: str,
+    written: Written,
+    touched: set[str],
+) -> None:
+    for decision in decisions:
+        _carry_out(decision, rows, columns, corrected, key)
+        written.add(decision, key)
+        if decision.action in CHANGES:
+            touched.add(key)
 
 
 def _carry_out(

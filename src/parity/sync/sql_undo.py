@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from parity.plan import PairPlan, SidePlan
+from parity.sides.published_errors import published
 from parity.sync.decisions import CorrectedColumns
 from parity.sync.kept_rows import AFTER, APPLY, kept_relation, relation_columns, state_hash
 from parity.sync.key_rows import KeyRows
@@ -35,8 +36,12 @@ def undone_in_place(
                 f" and {session.quoted(AFTER)} is not null",
                 [apply],
             )
-        except session.errors():
-            markers, columns = [], []
+        except session.errors() as error:  # no such table, or the engine's own trouble: say which
+            reason = published(str(error))
+            return (
+                REFUSED,
+                f"the rows apply {apply} replaced could not be read from {kept}: {reason}",
+            )
         if not markers:
             return REFUSED, f"the rows apply {apply} replaced are no longer kept in {kept}"
         if relation_columns(session, connection, kept) != [APPLY, AFTER, *columns]:

@@ -12,15 +12,29 @@ from collections.abc import Iterable
 from typing import Any
 
 from parity.plan import PairPlan, SidePlan
-from parity.sync.decisions import DELETE, INSERT, UPDATE, CorrectedColumns, Written, decide
+from parity.sync.decisions import (
+    DELETE,
+    INSERT,
+    UPDATE,
+    CorrectedColumns,
+    Decision,
+    Written,
+    decide,
+    decide_key,
+)
 from parity.sync.kept_rows import KeptRows
 from parity.sync.key_rows import KeyRows
 from parity.sync.write_sessions import WRITE_SESSIONS, writing
 
 
 def write_corrections(
-    pair: PairPlan, corrected: SidePlan, corrections: Iterable[dict[str, Any]], apply_id: str
+    pair: PairPlan,
+    corrected: SidePlan,
+    corrections: Iterable[dict[str, Any]],
+    apply_id: str,
+    right: dict[str, list[dict[str, str | None]]],
 ) -> Written:
+    """``right``: the right side's rows of each key held more than once (``whole_key``)."""
     written = Written()
     with writing(pair, corrected, "the apply to") as (session, connection):
         key_rows = KeyRows(CorrectedColumns(pair, corrected), corrected, session)
@@ -30,8 +44,14 @@ def write_corrections(
         if session.lock:
             session.run(connection, session.lock.format(relation=corrected.relation_name), [])
         kept.prepare()
+        whole: dict[str, list[dict[str, Any]]] = {}
         for correction in corrections:
-            _correct(connection, key_rows, kept, correction, written)
+            if correction["whole_key"]:
+                whole.setdefault(correction["key"], []).append(correction)
+            else:
+                _correct(connection, key_rows, kept, correction, written)
+        for key, together in whole.items():
+            _correct_key(connection, key_rows, kept, key, together, right.get(key, []), written)
         kept.after()
         connection.commit()
     if kept.keys:
@@ -82,9 +102,33 @@ def _correct(
     correction: dict[str, Any],
     written: Written,
 ) -> None:
-    session = key_rows.session
     key = key_rows.columns.key_values(correction["key"])
     decision = decide(key_rows.columns, correction, key_rows.rows(connection, key))
+    _carry_out(connection, key_rows, kept, key, decision)
+    written.add(decision, correction["key"])
+
+
+def _correct_key(
+    connection: Any,
+    key_rows: KeyRows,
+    kept: KeptRows,
+    published_key: str,
+    corrections: list[dict[str, Any]],
+    right: list[dict[str, str | None]],
+    written: Written,
+) -> None:
+    """A key held more than once: its corrections decided together, from its rows read once."""
+    key = key_rows.columns.key_values(published_key)
+    rows = key_rows.rows(connection, key)
+    for decision in decide_key(key_rows.columns, corrections, rows, right):
+        _carry_out(connection, key_rows, kept, key, decision)
+        written.add(decision, published_key)
+
+
+def _carry_out(
+    connection: Any, key_rows: KeyRows, kept: KeptRows, key: list[Any], decision: Decision
+) -> None:
+    session = key_rows.session
     names = [session.quoted(key_rows.columns.names[name]) for name in decision.values]
     values = list(decision.values.values())
     if decision.action in (UPDATE, DELETE, INSERT):
@@ -98,4 +142,3 @@ def _correct(
     elif decision.action == INSERT:
         for _ in range(decision.copies):
             session.run(connection, _inserted(key_rows, names), [*key, *values])
-    written.add(decision, correction["key"])

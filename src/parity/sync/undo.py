@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pyspark.sql import DataFrame, SparkSession
-from pyspark.sql import functions as F
+from pyspark.sql import SparkSession
 
 from parity.pipelines.incremental import fingerprint_text
 from parity.plan import PairPlan, SidePlan
@@ -20,18 +19,14 @@ from parity.sync.sql_undo import undone_in_place
 from parity.values.spark_literals import string_literal
 
 
-def last_applies(history: DataFrame | None, asked: list[str]) -> dict[str, dict[str, Any]]:
-    """Each asked pair's last apply that changed its corrected relation or undid, by pair."""
-    if history is None:
-        return {}
-    written = F.col("inserts") + F.col("deletes") + F.col("updates") > 0
-    changed = (F.col("outcome") == APPLIED) & written
-    rows = history.where(
-        F.col("pair_name").isin(asked) & (changed | (F.col("outcome") == UNDONE))
-    ).collect()
+def last_applies(applies: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each pair's last apply that changed its corrected relation or undid, by pair, of its
+    ``applies`` that wrote or undid, oldest first."""
     last: dict[str, dict[str, Any]] = {}
-    for row in sorted(rows, key=lambda r: r["applied_at"]):
-        last[row["pair_name"]] = row.asDict()
+    for row in applies:
+        written = any(row[count] for count in ("inserts", "deletes", "updates"))
+        if row["outcome"] == UNDONE or (row["outcome"] == APPLIED and written):
+            last[row["pair_name"]] = row
     return last
 
 
