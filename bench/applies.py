@@ -28,7 +28,7 @@ applied already). Then, per engine:
   equal, so speed never buys a wrong answer.
 
 Rows written: the apply's inserts, deletes and updates (parity_applies), against the N rows a
-rewrite writes; a Spark apply rewrites the whole table beside itself (sync/spark_writer.py), so
+rewrite writes; a Spark apply rewrites the whole table beside itself (sync/spark/writer.py), so
 its rows rewritten are the table's. The first statement of each kind the SQL writer ran (the
 per-key select, an update, a delete) is explained once the apply is done (PostgreSQL and DuckDB:
 `explain analyze`, rolled back; MariaDB: `explain`). --profile writes each apply's cProfile
@@ -63,7 +63,7 @@ import parity.sync.apply as apply_module
 from bench.generate import write_pair
 from bench.harness import PROJECT, RESULTS, SCHEMA, bench_session, timed
 from bench.to_postgres import copy_table
-from parity.sync.write_sessions import WRITE_SESSIONS
+from parity.sync.sql.sessions import WRITE_SESSIONS
 from tests.integration.mariadb_server import client, mariadb_server
 from tests.integration.postgres_server import postgres_server
 

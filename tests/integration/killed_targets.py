@@ -113,7 +113,7 @@ class SqlTarget(KilledTarget):
 class PostgresTarget(SqlTarget):
     """Held by a trigger at its first update, after its deletes and with the relation locked.
     The server ends a gone client's query and transaction within a second: the apply's session
-    sets client_connection_check_interval (write_sessions.py)."""
+    sets client_connection_check_interval (sync/sql/sessions.py)."""
 
     engine = "postgres"
     HOLD = """

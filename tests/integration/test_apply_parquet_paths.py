@@ -16,8 +16,8 @@ import yaml
 
 from parity.plan import pairs_from_rows
 from parity.sync.decisions import key_text_sql
-from parity.sync.spark_merge import KEY, STATE, key_state_sql, merge_sql, source_sql, staged_rows
-from parity.sync.version_names import previous_name, written_name
+from parity.sync.spark.merge import KEY, STATE, key_state_sql, merge_sql, source_sql, staged_rows
+from parity.sync.spark.version_names import previous_name, written_name
 from tests.conftest import REPO
 from tests.integration.applies import applied as apply_pair
 from tests.integration.applies import summary as pair_summary

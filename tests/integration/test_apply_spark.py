@@ -10,8 +10,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from parity.sync.hadoop_files import exists
-from parity.sync.version_names import previous_name
+from parity.sync.spark.hadoop_files import exists
+from parity.sync.spark.version_names import previous_name
 from tests.integration.applies import applied as apply_pair
 from tests.integration.applies import summary as pair_summary
 from tests.integration.correction_tables import SOURCE, TARGET, model, notes_shown

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from parity.sync.version_names import previous_name
+from parity.sync.spark.version_names import previous_name
 from tests.integration.correction_tables import TARGET
 from tests.integration.killed_targets import (
     DuckdbTarget,

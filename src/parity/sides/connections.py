@@ -337,7 +337,7 @@ MYSQL_SESSION = ["set time_zone = '+00:00', sql_mode = ''", "set session transac
 def mysql_client(url: str) -> Any:
     """A MySQL (or MariaDB) client session to a mysql:// URL, in utf8mb4, that commits only when
     told: a reading session is then made read only, an apply's writing one is not
-    (sync/write_sessions.py)."""
+    (sync/sql/sessions.py)."""
     import pymysql
 
     parts = urlsplit(url)

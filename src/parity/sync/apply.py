@@ -19,7 +19,6 @@ from parity.sides.published_errors import published
 from parity.sync.decisions import Unwritable, Written
 from parity.sync.guards import Planned, changed_since, refusal
 from parity.sync.hidden_values import right_rows, with_hidden_values
-from parity.sync.kept_versions import KeptVersion, kept_versions
 from parity.sync.record import (
     APPLIED,
     PLANNED,
@@ -30,10 +29,11 @@ from parity.sync.record import (
     ApplyRecord,
 )
 from parity.sync.request import ApplyRequest, RequestError, read_request
-from parity.sync.spark_writer import spark_statements, write_spark_corrections
-from parity.sync.sql_writer import statement_shapes, write_corrections
+from parity.sync.spark.kept_versions import KeptVersion, kept_versions
+from parity.sync.spark.writer import spark_statements, write_spark_corrections
+from parity.sync.sql.sessions import WRITE_SESSIONS
+from parity.sync.sql.writer import statement_shapes, write_corrections
 from parity.sync.undo import last_applies, undone
-from parity.sync.write_sessions import WRITE_SESSIONS
 
 OPERATIONS = {"insert": "inserts", "delete": "deletes", "update": "updates"}
 

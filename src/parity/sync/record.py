@@ -48,7 +48,7 @@ class ApplyRecord:
     # Where what the apply replaced is kept for an undo: a rewritten Spark table's or Parquet
     # directory's previous version (with where the written one is, and its fingerprint), or
     # the table beside a relation in another engine that keeps the rows it changed
-    # (kept_rows.py); NULL where it changed nothing.
+    # (sql/kept_rows.py); NULL where it changed nothing.
     previous_location: str | None = None
     location: str | None = None
     fingerprint: str | None = None

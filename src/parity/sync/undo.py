@@ -1,8 +1,8 @@
 """Undoing a pair's last apply: the version of the corrected relation it replaced, back, if
 nothing changed the relation since. A rewritten Spark table is pointed back at its previous
 version (one catalog operation, as the apply was); a rewritten directory is swapped back by
-renames (path_swap.py); a relation in another engine gets back the rows the apply replaced
-(sql_undo.py)."""
+renames (spark/path_swap.py); a relation in another engine gets back the rows the apply replaced
+(sql/undo.py)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pyspark.sql import SparkSession
 from parity.pipelines.incremental import fingerprint_text
 from parity.plan import PairPlan, SidePlan
 from parity.sides.fingerprints import input_fingerprint
-from parity.sync.path_swap import directory_of, restore_directory
 from parity.sync.record import APPLIED, PLANNED, REFUSED, UNDONE
-from parity.sync.sql_undo import undone_in_place
+from parity.sync.spark.path_swap import directory_of, restore_directory
+from parity.sync.sql.undo import undone_in_place
 from parity.values.spark_literals import string_literal
 
 

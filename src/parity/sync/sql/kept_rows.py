@@ -10,8 +10,8 @@ import hashlib
 import json
 from typing import Any
 
-from parity.sync.key_rows import KeyRows
-from parity.sync.write_sessions import WriteSession
+from parity.sync.sql.key_rows import KeyRows
+from parity.sync.sql.sessions import WriteSession
 
 APPLY, AFTER = "parity_apply_id", "parity_after"
 SUFFIX = "__parity_undo"

@@ -13,11 +13,11 @@ from pyspark.sql import SparkSession
 
 from parity.log import logger
 from parity.plan import SidePlan
-from parity.sync import hadoop_files
 from parity.sync.decisions import Written
-from parity.sync.path_swap import directory_of
 from parity.sync.record import APPLIED, UNDONE
-from parity.sync.version_names import previous_name, written_name
+from parity.sync.spark import hadoop_files
+from parity.sync.spark.path_swap import directory_of
+from parity.sync.spark.version_names import previous_name, written_name
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ only where they still hold what the run saw (decisions.py). Then, by what the si
 - a directory of Parquet files: the corrected version is written beside it and swapped in by
   renames (path_swap.py);
 - a Delta or Iceberg table: the corrected keys' rows replaced by one MERGE, the table format's
-  own transaction (spark_merge.py).
+  own transaction (merge.py).
 Spark has no lock: a rewritten side's files are fingerprinted before it is read and again before
 the swap, and a side changed in between is left as it was. A swap keeps the version it replaced,
 for undo, until the next apply that writes the relation deletes it (kept_versions.py)."""
@@ -24,7 +24,6 @@ from parity.pipelines.incremental import fingerprint_text
 from parity.plan import PairPlan, SidePlan
 from parity.sides.file_views import spark_reason
 from parity.sides.fingerprints import InputFingerprint, input_fingerprint
-from parity.sync import hadoop_files
 from parity.sync.decisions import (
     DELETE,
     INSERT,
@@ -37,10 +36,11 @@ from parity.sync.decisions import (
     decide_key,
     key_text_sql,
 )
-from parity.sync.kept_versions import KeptVersion, discard
-from parity.sync.path_swap import directory_of, swap_directory, writable_directory
-from parity.sync.spark_merge import MERGED_FORMATS, key_state_sql, merge
-from parity.sync.version_names import base_of, previous_name, written_name
+from parity.sync.spark import hadoop_files
+from parity.sync.spark.kept_versions import KeptVersion, discard
+from parity.sync.spark.merge import MERGED_FORMATS, key_state_sql, merge
+from parity.sync.spark.path_swap import directory_of, swap_directory, writable_directory
+from parity.sync.spark.version_names import base_of, previous_name, written_name
 from parity.values.spark_literals import string_literal
 
 # Formats whose table Spark rewrites as files under a location.

@@ -16,9 +16,9 @@ from parity.pipelines.incremental import fingerprint_text
 from parity.plan import SidePlan
 from parity.sides.fingerprints import GLOB, InputFingerprint, input_fingerprint
 from parity.sides.unreadable_files import FILE_RELATION
-from parity.sync import hadoop_files
 from parity.sync.decisions import Unwritable
-from parity.sync.version_names import previous_name, written_name
+from parity.sync.spark import hadoop_files
+from parity.sync.spark.version_names import previous_name, written_name
 
 # The one format parity reads as a directory and writes back as it read it: a JSON side's
 # types are what Spark inferred, which JSON written back would not keep.

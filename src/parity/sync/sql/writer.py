@@ -1,5 +1,5 @@
 """Corrections written to a relation outside Spark: in one transaction, through a connection of
-the apply's own (the pair's `sync.apply_connection_env`, never the reading one; write_sessions.py),
+the apply's own (the pair's `sync.apply_connection_env`, never the reading one; sessions.py),
 with other writers kept out while each row is read back as the comparison read it (key_rows.py)
 and changed only where it still holds what the run saw (the before-image). The rows it replaces
 are kept beside the relation for an undo (kept_rows.py). Values are bound as parameters, never
@@ -22,9 +22,9 @@ from parity.sync.decisions import (
     decide,
     decide_key,
 )
-from parity.sync.kept_rows import KeptRows
-from parity.sync.key_rows import KeyRows
-from parity.sync.write_sessions import WRITE_SESSIONS, writing
+from parity.sync.sql.kept_rows import KeptRows
+from parity.sync.sql.key_rows import KeyRows
+from parity.sync.sql.sessions import WRITE_SESSIONS, writing
 
 
 def write_corrections(

@@ -1,5 +1,5 @@
 """Undoing a pair's last apply to a relation outside Spark: the rows it replaced, kept beside the
-relation (kept_rows.py), put back in one transaction, but only if every key it changed still
+relation (sql/kept_rows.py), put back in one transaction, but only if every key it changed still
 holds its rows as the apply left them; else nothing is touched."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Any
 from parity.plan import PairPlan, SidePlan
 from parity.sides.published_errors import published
 from parity.sync.decisions import CorrectedColumns
-from parity.sync.kept_rows import AFTER, APPLY, kept_relation, relation_columns, state_hash
-from parity.sync.key_rows import KeyRows
 from parity.sync.record import PLANNED, REFUSED, UNDONE
-from parity.sync.write_sessions import writing
+from parity.sync.sql.kept_rows import AFTER, APPLY, kept_relation, relation_columns, state_hash
+from parity.sync.sql.key_rows import KeyRows
+from parity.sync.sql.sessions import writing
 
 
 def undone_in_place(

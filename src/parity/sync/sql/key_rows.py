@@ -8,7 +8,7 @@ from typing import Any
 
 from parity.plan import SidePlan
 from parity.sync.decisions import CorrectedColumns
-from parity.sync.write_sessions import WriteSession
+from parity.sync.sql.sessions import WriteSession
 
 
 class KeyRows:
