@@ -1,5 +1,6 @@
-{#- The reconciliation pairs a project declares under `vars: parity: pairs:`, validated and with
-    every default filled in. Each error names the pair and the problem. -#}
+{#- The reconciliation pairs a project declares under `vars: parity: pairs:`, and those a
+    pull-request check derives from its models (parity.derived_pairs), validated and with every
+    default filled in. Each error names the pair and the problem. -#}
 {% macro parity_pairs() %}
     {%- set declared = var('parity', {}) -%}
     {%- if declared is not mapping -%}
@@ -12,7 +13,7 @@
     {%- set defaults = parity._pair_defaults() -%}
     {%- set seen = [] -%}
     {%- set normalized = [] -%}
-    {%- for pair in pairs -%}
+    {%- for pair in pairs | list + parity.derived_pairs() -%}
         {%- do normalized.append(parity._normalize_pair(pair, loop.index, defaults, seen)) -%}
     {%- endfor -%}
     {{ return(normalized) }}
@@ -108,8 +109,9 @@
         (spec.get('ref') is string)
         or (spec.get('ref') is iterable and spec.get('ref') is not mapping and spec.get('ref') | length == 2)
         or (spec.get('source') is iterable and spec.get('source') is not string and spec.get('source') | length == 2)
+        or (spec.get('relation') is iterable and spec.get('relation') is not string and spec.get('relation') | length in [2, 3])
     ) -%}
     {%- if not valid -%}
-        {{ exceptions.raise_compiler_error(where ~ ": '" ~ side ~ "' must be {ref: model}, {ref: [package, model]} or {source: [source_name, table_name]}, not " ~ tojson(spec)) }}
+        {{ exceptions.raise_compiler_error(where ~ ": '" ~ side ~ "' must be {ref: model}, {ref: [package, model]}, {source: [source_name, table_name]} or {relation: [schema, table]}, not " ~ tojson(spec)) }}
     {%- endif -%}
 {% endmacro %}

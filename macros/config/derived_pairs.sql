@@ -1,0 +1,85 @@
+{#- The pairs a pull-request check derives from the project (`--vars '{parity_ci: {against:
+    prod}}'`): each model the build before it built (that build's run_results.json), or each
+    model it lists, against the model's relation in the environment it names (`vars: parity:
+    environments:`). The production relation is the source (what is), the model as built here
+    the target (what the change made). Keys come from the model (parity.model_key); its
+    `meta: {parity: {...}}` sets any option a declared pair has. Only at run time: the graph and
+    the artifact are read then, and neither draws lineage. -#}
+{% macro derived_pairs() %}
+    {%- set ci = var('parity_ci', none) -%}
+    {%- if ci is none or not execute -%}
+        {{ return([]) }}
+    {%- endif -%}
+    {%- if ci is not mapping or not ci.get('against') -%}
+        {{ exceptions.raise_compiler_error("parity_ci: must name the environment to compare against, as {against: prod}, not " ~ tojson(ci)) }}
+    {%- endif -%}
+    {%- for option in ci if option not in ['against', 'models', 'run_results'] -%}
+        {{ exceptions.raise_compiler_error("parity_ci: unknown option '" ~ option ~ "' (allowed: against, models, run_results)") }}
+    {%- endfor -%}
+    {%- set environments = (var('parity', {}) or {}).get('environments') or {} -%}
+    {%- set environment = environments.get(ci['against']) if environments is mapping else none -%}
+    {%- if environment is not mapping or environment.get('schema') is not string -%}
+        {{ exceptions.raise_compiler_error("parity_ci: no environment '" ~ ci['against'] ~ "' with a schema under vars: parity: environments ("
+            ~ ("declared: " ~ (environments | list | join(', ')) if environments is mapping and environments else "none declared") ~ ")") }}
+    {%- endif -%}
+    {%- set chosen = parity._models_to_compare(ci) -%}
+    {%- set pairs = [] -%}
+    {%- for node in graph.nodes.values() | sort(attribute='unique_id') if node.unique_id in chosen -%}
+        {%- set options = {} -%}
+        {%- do options.update(node.config.get('meta', {}).get('parity', {})) -%}
+        {%- do options.update(node.get('meta', {}).get('parity', {})) -%}
+        {%- set pair = {
+            'name': node.name,
+            'source': {'relation': [environment.get('database', node.database), environment['schema'], node.alias]},
+            'target': {'relation': [node.database, node.schema, node.alias]},
+            'key': options.get('key') or parity.model_key(node),
+        } -%}
+        {%- for option, value in options.items() if option not in ['key', 'compare'] -%}
+            {%- do pair.update({option: value}) -%}
+        {%- endfor -%}
+        {#- A model with no production relation is new, and one with no key is not matched row
+            by row: neither is a pair (the check's summary lists them). -#}
+        {%- set production = parity.parity_relation(pair['source']) -%}
+        {%- if options.get('compare', true) and pair['key']
+            and adapter.get_relation(production.database, production.schema, production.identifier) is not none -%}
+            {%- do pairs.append(pair) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(pairs) }}
+{% endmacro %}
+
+
+{#- The unique ids of the models a check compares: those it lists by name, or those the build
+    before it built (its run_results.json: `run_results` names the file or its folder, by default
+    the project's target folder). Never parity's own. -#}
+{% macro _models_to_compare(ci) %}
+    {%- set listed = ci.get('models', 'built') -%}
+    {%- set models = {} -%}
+    {%- for node in graph.nodes.values() if node.resource_type == 'model' and node.package_name != 'parity' -%}
+        {%- do models.update({node.unique_id: node.name}) -%}
+    {%- endfor -%}
+    {%- if listed == 'built' -%}
+        {%- set read = adapter.parity_artifact(ci.get('run_results'), 'run_results.json') -%}
+        {%- if read['problem'] -%}
+            {{ exceptions.raise_compiler_error("parity_ci: the models the last build built are read from its run_results.json, and "
+                ~ read['problem'] ~ ": run the check right after that build, or list the models (models: [...])") }}
+        {%- endif -%}
+        {{ return(read['document'].get('results', []) | selectattr('status', 'equalto', 'success')
+            | map(attribute='unique_id') | select('in', models) | list) }}
+    {%- endif -%}
+    {%- if listed is string or listed is mapping or listed is not iterable -%}
+        {{ exceptions.raise_compiler_error("parity_ci: models must be a list of model names or 'built', not " ~ tojson(listed)) }}
+    {%- endif -%}
+    {%- set chosen = [] -%}
+    {%- for name in listed -%}
+        {%- set found = [] -%}
+        {%- for unique_id, model in models.items() if model == name -%}
+            {%- do found.append(unique_id) -%}
+        {%- endfor -%}
+        {%- if not found -%}
+            {{ exceptions.raise_compiler_error("parity_ci: no model named '" ~ name ~ "' in the project") }}
+        {%- endif -%}
+        {%- do chosen.extend(found) -%}
+    {%- endfor -%}
+    {{ return(chosen) }}
+{% endmacro %}

@@ -1,0 +1,180 @@
+"""A pull-request check: a project's models built in production, changed and built again in a
+dev schema, then each model the dev build built compared with its production relation, keys from
+the model's own tests and constraints, beside the pairs the project declares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.integration.dbt_project_copy import DbtProject, error_text
+
+PROD, DEV = "parity_ci_prod", "parity_ci_dev"
+# Each model's schema: the environment's, where the check's own models stay in the profile's.
+SCHEMAS = """
+{% macro generate_schema_name(custom_schema_name, node) -%}
+    {{ var('ci_schema', target.schema) if node.package_name == project_name else target.schema }}
+{%- endmacro %}
+"""
+# dbt_utils' test of a compound key, as a project that installs it has it (the check reads the
+# test's name and arguments, never its SQL).
+COMPOUND_TEST = """
+{% test unique_combination_of_columns(model, combination_of_columns) %}
+    select {{ combination_of_columns | join(', ') }} from {{ model }}
+    group by {{ combination_of_columns | join(', ') }} having count(*) > 1
+{% endtest %}
+"""
+DEV_ONLY = "{% if var('ci_version') == 'dev' %}"
+ORDERS = (
+    """
+select id, cast(id * 10.25 as decimal(10, 2)) as amount, 'open' as status
+from range(1, 21)
+"""
+    + DEV_ONLY
+    + "where id not in (3, 7, 11){% endif %}\n"
+)
+ROUNDED = (
+    """
+{{ config(unique_key='id') }}
+select id, """
+    + DEV_ONLY
+    + """cast(round(id * 1.5, 0) as decimal(10, 2))
+{% else %}cast(id * 1.5 as decimal(10, 2)){% endif %} as price
+from range(1, 11)
+"""
+)
+RENAMED = (
+    """
+select id, 'open' as """
+    + DEV_ONLY
+    + "state{% else %}status{% endif %}\nfrom range(1, 6)\n"
+)
+LINES = (
+    """
+select orders.id as order_id, lines.id as line_no, """
+    + DEV_ONLY
+    + """
+case when orders.id = 2 and lines.id = 1 then 9 else lines.id end
+{% else %}lines.id{% endif %} as quantity
+from range(1, 4) as orders cross join range(1, 3) as lines
+"""
+)
+REFACTOR = (
+    "select id, id * 2 as doubled from range(1, 8)" + DEV_ONLY + " where id > 0 {% endif %}\n"
+)
+NEW = "{{ config(enabled=var('ci_version') == 'dev') }}\nselect 1 as id\n"
+MODELS = {
+    "ci_orders": ORDERS,
+    "ci_rounded": ROUNDED,
+    "ci_renamed": RENAMED,
+    "ci_lines": LINES,
+    "ci_refactor": REFACTOR,
+    "ci_new": NEW,
+}
+PROPERTIES = """
+version: 2
+models:
+  - name: ci_orders
+    columns:
+      - name: id
+        data_tests: [unique, not_null]
+  - name: ci_renamed
+    columns:
+      - name: id
+        constraints: [{type: primary_key}]
+  - name: ci_lines
+    data_tests:
+      - unique_combination_of_columns:
+          combination_of_columns: [order_id, line_no]
+  - name: ci_refactor
+    columns:
+      - name: id
+        data_tests: [unique]
+"""
+
+
+def environment(version: str) -> dict[str, Any]:
+    return {"ci_version": version, "ci_schema": PROD if version == "prod" else DEV}
+
+
+@pytest.fixture(scope="module")
+def checked(spark, tmp_path_factory):
+    project = DbtProject.copy_of_demo(tmp_path_factory.mktemp("ci") / "project", "parity_ci")
+    # The demo's tests read the demo's pairs, which this project does not declare.
+    (project.path / "tests" / "planted_differences_found.sql").unlink()
+    (project.path / "models" / "schema.yml").unlink()
+    project.write("macros/ci_schema.sql", SCHEMAS)
+    project.write("macros/ci_compound_test.sql", COMPOUND_TEST)
+    project.write("models/ci/ci_properties.yml", PROPERTIES)
+    for name, sql in MODELS.items():
+        project.write(f"models/ci/{name}.sql", sql)
+    built = project.dbt("run", "--select", "ci", vars=environment("prod"))
+    assert built.success, error_text(built)
+    changed = project.dbt("build", "--select", "ci", vars=environment("dev"))
+    assert changed.success, error_text(changed)
+    parity = {
+        "environments": {"prod": {"schema": PROD}},
+        "pairs": [
+            {
+                "name": "declared",
+                "source": {"ref": "ci_refactor"},
+                "target": {"relation": [PROD, "ci_refactor"]},
+                "key": "id",
+            }
+        ],
+    }
+    vars = {**environment("dev"), "parity": parity, "parity_ci": {"against": "prod"}}
+    compared = project.dbt("build", "--select", "package:parity", vars=vars)
+    summary = {
+        r["pair_name"]: r.asDict() for r in spark.table("parity_ci.parity_summary").collect()
+    }
+    differences = spark.table("parity_ci.parity_differences").collect()
+    return compared, summary, differences
+
+
+def test_each_model_built_is_compared_with_production(checked):
+    compared, summary, _ = checked
+    # The new model has no production relation: it is no pair, and fails nothing.
+    assert sorted(summary) == [
+        "ci_lines",
+        "ci_orders",
+        "ci_refactor",
+        "ci_renamed",
+        "ci_rounded",
+        "declared",
+    ]
+    orders = summary["ci_orders"]
+    assert (orders["source_relation"], orders["target_relation"]) == (
+        f"{PROD}.ci_orders",
+        f"{DEV}.ci_orders",
+    )
+    assert compared.success, error_text(compared)
+
+
+def test_the_keys_come_from_the_models_tests_and_constraints(checked):
+    _, summary, differences = checked
+    keys = {name: {d["key"] for d in differences if d["pair_name"] == name} for name in summary}
+    # A unique test: the three orders the change filtered out are missing from dev.
+    assert keys["ci_orders"] == {"3", "7", "11"}
+    assert (
+        summary["ci_orders"]["missing_in_target_rows"],
+        summary["ci_orders"]["source_rows"],
+    ) == (
+        3,
+        20,
+    )
+    # unique_key: the prices the change rounded (1.5 to 2, 4.5 to 5...): the odd ids.
+    assert keys["ci_rounded"] == {"1", "3", "5", "7", "9"}
+    assert summary["ci_rounded"]["value_mismatch_rows"] == 5
+    # A compound unique test: the one line whose quantity changed.
+    assert keys["ci_lines"] == {'["2","1"]'}
+    # A primary-key constraint: the rows match; the column renamed is a schema finding.
+    assert summary["ci_renamed"]["differing_rows"] == 0
+    assert summary["ci_renamed"]["schema_findings"] > 0
+
+
+def test_a_pure_refactor_is_unchanged(checked):
+    _, summary, _ = checked
+    assert summary["ci_refactor"]["passed"] and summary["ci_refactor"]["differing_rows"] == 0
+    assert summary["declared"]["passed"]
