@@ -4,8 +4,8 @@ dbt imports every installed top-level module whose name starts with ``dbt_`` whe
 (its plugin discovery). dbt-spark can only submit Python models to Databricks clusters; this
 module registers one more method that runs them in the process's own SparkSession, so plain
 ``dbt build`` works on the embedded session and on any ``spark.master``; it gives the plan's
-macros the library's check of a pair's filters, its reading of files and of an earlier dbt
-command's artifacts; it stops, in one line, a second command on an embedded metastore that
+macros the library's check of a pair's filters, its reading of files, and the reading and
+writing of dbt's artifacts; it stops, in one line, a second command on an embedded metastore that
 another process holds; and a dbt interrupted or terminated cancels the queries parity runs on
 other engines. Keep this import cheap: dbt pays for it on every command.
 """
@@ -20,7 +20,7 @@ except ImportError:  # dbt-spark is not installed: nothing to register.
 
 if SparkAdapter is not None:
     from dbt_parity import (
-        artifact_read,
+        artifacts,
         file_read,
         metastore_in_use,
         predicate_check,
@@ -31,6 +31,6 @@ if SparkAdapter is not None:
     session_submission.register(SparkAdapter)
     predicate_check.register(SparkAdapter)
     file_read.register(SparkAdapter)
-    artifact_read.register(SparkAdapter)
+    artifacts.register(SparkAdapter)
     metastore_in_use.register(SparkConnectionManager)
     query_cancel.register(SparkConnectionManager)

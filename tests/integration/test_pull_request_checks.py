@@ -76,6 +76,8 @@ PROPERTIES = """
 version: 2
 models:
   - name: ci_orders
+    config:
+      meta: {parity: {expect: unchanged}}
     columns:
       - name: id
         data_tests: [unique, not_null]
@@ -87,7 +89,12 @@ models:
     data_tests:
       - unique_combination_of_columns:
           combination_of_columns: [order_id, line_no]
+  - name: ci_rounded
+    config:
+      meta: {parity: {sensitive_columns: [price], expect: changed}}
   - name: ci_refactor
+    config:
+      meta: {parity: {expect: unchanged}}
     columns:
       - name: id
         data_tests: [unique]
@@ -125,16 +132,17 @@ def checked(spark, tmp_path_factory):
         ],
     }
     vars = {**environment("dev"), "parity": parity, "parity_ci": {"against": "prod"}}
-    compared = project.dbt("build", "--select", "package:parity", vars=vars)
+    compared = project.dbt("build", "--select", "package:parity", vars=vars, logged=[])
     summary = {
         r["pair_name"]: r.asDict() for r in spark.table("parity_ci.parity_summary").collect()
     }
     differences = spark.table("parity_ci.parity_differences").collect()
-    return compared, summary, differences
+    written = (project.path / "target" / "parity_ci_summary.md").read_text()
+    return compared, summary, differences, written
 
 
 def test_each_model_built_is_compared_with_production(checked):
-    compared, summary, _ = checked
+    compared, summary, _, _ = checked
     # The new model has no production relation: it is no pair, and fails nothing.
     assert sorted(summary) == [
         "ci_lines",
@@ -149,11 +157,15 @@ def test_each_model_built_is_compared_with_production(checked):
         f"{PROD}.ci_orders",
         f"{DEV}.ci_orders",
     )
-    assert compared.success, error_text(compared)
+    # Only the test of what the models expect fails: ci_orders was to be unchanged.
+    failed = [r for r in compared.result.results if r.status in ("error", "fail")]
+    assert [(r.node.name.split("_")[0:3], r.failures) for r in failed] == [
+        (["parity", "ci", "expectations"], 1)
+    ], error_text(compared)
 
 
 def test_the_keys_come_from_the_models_tests_and_constraints(checked):
-    _, summary, differences = checked
+    _, summary, differences, _ = checked
     keys = {name: {d["key"] for d in differences if d["pair_name"] == name} for name in summary}
     # A unique test: the three orders the change filtered out are missing from dev.
     assert keys["ci_orders"] == {"3", "7", "11"}
@@ -175,6 +187,35 @@ def test_the_keys_come_from_the_models_tests_and_constraints(checked):
 
 
 def test_a_pure_refactor_is_unchanged(checked):
-    _, summary, _ = checked
+    _, summary, _, _ = checked
     assert summary["ci_refactor"]["passed"] and summary["ci_refactor"]["differing_rows"] == 0
     assert summary["declared"]["passed"]
+
+
+def test_the_summary_says_what_changed_in_a_few_lines(checked):
+    written = checked[3]
+    lines = written.splitlines()
+    assert lines[0] == "## parity: this change against `prod`"
+    assert lines[2] == "6 models: 4 changed, 1 unchanged, 1 new."
+    rows = [line for line in lines if line.startswith("| ci_")]
+    assert rows == [
+        "| ci_lines | changed | 6 → 6 | 0 | 0 | 1 | 0 |",
+        "| ci_new | new | | | | | |",
+        "| ci_orders | **changed** (expected unchanged) | 20 → 17 | 0 | 3 | 0 | 0 |",
+        "| ci_refactor | unchanged | 7 → 7 | 0 | 0 | 0 | 0 |",
+        "| ci_renamed | changed | 5 → 5 | 0 | 0 | 0 | 2 |",
+        "| ci_rounded | changed | 10 → 10 | 0 | 0 | 5 | 0 |",
+    ]
+    # Each changed model: the columns that changed, with their share of the rows compared, its
+    # schema changes, and up to three example rows of each kind, sensitive values hidden.
+    assert "Columns changed: `quantity` 1 row (16.7%)." in lines
+    assert "Columns changed: `price` 5 rows (50.0%)." in lines
+    assert "Schema: `state` added, `status` removed." in lines
+    orders = lines[lines.index("### ci_orders") :]
+    assert orders[4:7] == [
+        '| removed | `3` |  | `{"amount":"30.75","status":"open"}` | - |',
+        '| removed | `7` |  | `{"amount":"71.75","status":"open"}` | - |',
+        '| removed | `11` |  | `{"amount":"112.75","status":"open"}` | - |',
+    ]
+    rounded = lines[lines.index("### ci_rounded") :]
+    assert rounded[5:] == [f"| changed | `{key}` | price | hidden | hidden |" for key in (1, 3, 5)]

@@ -4,8 +4,18 @@
     environments:`). The production relation is the source (what is), the model as built here
     the target (what the change made). Keys come from the model (parity.model_key); its
     `meta: {parity: {...}}` sets any option a declared pair has. Only at run time: the graph and
-    the artifact are read then, and neither draws lineage. -#}
+    the artifact are read then, and neither draws lineage. A model with no production relation
+    (new) or no key is no pair (parity.ci_models says which). -#}
 {% macro derived_pairs() %}
+    {{ return(parity.ci_models() | selectattr('pair') | map(attribute='pair') | list) }}
+{% endmacro %}
+
+
+{#- The models a pull-request check looks at, each as {name, node, expect, pair, reason}: the pair
+    it is compared as, or none, with the reason (new: no production relation; no key) or a
+    `compare: false` in its meta (left out: not listed). `expect` is `changed`, `unchanged` or
+    none, from its meta or the check's own `expect`. Empty when the check is not asked for. -#}
+{% macro ci_models() %}
     {%- set ci = var('parity_ci', none) -%}
     {%- if ci is none or not execute -%}
         {{ return([]) }}
@@ -13,8 +23,8 @@
     {%- if ci is not mapping or not ci.get('against') -%}
         {{ exceptions.raise_compiler_error("parity_ci: must name the environment to compare against, as {against: prod}, not " ~ tojson(ci)) }}
     {%- endif -%}
-    {%- for option in ci if option not in ['against', 'models', 'run_results'] -%}
-        {{ exceptions.raise_compiler_error("parity_ci: unknown option '" ~ option ~ "' (allowed: against, models, run_results)") }}
+    {%- for option in ci if option not in ['against', 'models', 'run_results', 'expect'] -%}
+        {{ exceptions.raise_compiler_error("parity_ci: unknown option '" ~ option ~ "' (allowed: against, models, run_results, expect)") }}
     {%- endfor -%}
     {%- set environments = (var('parity', {}) or {}).get('environments') or {} -%}
     {%- set environment = environments.get(ci['against']) if environments is mapping else none -%}
@@ -23,29 +33,32 @@
             ~ ("declared: " ~ (environments | list | join(', ')) if environments is mapping and environments else "none declared") ~ ")") }}
     {%- endif -%}
     {%- set chosen = parity._models_to_compare(ci) -%}
-    {%- set pairs = [] -%}
+    {%- set models = [] -%}
     {%- for node in graph.nodes.values() | sort(attribute='unique_id') if node.unique_id in chosen -%}
         {%- set options = {} -%}
         {%- do options.update(node.config.get('meta', {}).get('parity', {})) -%}
         {%- do options.update(node.get('meta', {}).get('parity', {})) -%}
+        {%- set expect = options.get('expect', ci.get('expect')) -%}
+        {%- if expect not in [none, 'changed', 'unchanged'] -%}
+            {{ exceptions.raise_compiler_error("model " ~ node.name ~ ": parity expect must be changed or unchanged, not '" ~ expect ~ "'") }}
+        {%- endif -%}
         {%- set pair = {
             'name': node.name,
             'source': {'relation': [environment.get('database', node.database), environment['schema'], node.alias]},
             'target': {'relation': [node.database, node.schema, node.alias]},
             'key': options.get('key') or parity.model_key(node),
         } -%}
-        {%- for option, value in options.items() if option not in ['key', 'compare'] -%}
+        {%- for option, value in options.items() if option not in ['key', 'compare', 'expect'] -%}
             {%- do pair.update({option: value}) -%}
         {%- endfor -%}
-        {#- A model with no production relation is new, and one with no key is not matched row
-            by row: neither is a pair (the check's summary lists them). -#}
         {%- set production = parity.parity_relation(pair['source']) -%}
-        {%- if options.get('compare', true) and pair['key']
-            and adapter.get_relation(production.database, production.schema, production.identifier) is not none -%}
-            {%- do pairs.append(pair) -%}
+        {%- set reason = 'new' if adapter.get_relation(production.database, production.schema, production.identifier) is none
+            else 'no key' if not pair['key'] else none -%}
+        {%- if options.get('compare', true) -%}
+            {%- do models.append({'name': node.name, 'node': node, 'expect': expect, 'pair': none if reason else pair, 'reason': reason}) -%}
         {%- endif -%}
     {%- endfor -%}
-    {{ return(pairs) }}
+    {{ return(models) }}
 {% endmacro %}
 
 
