@@ -1,7 +1,8 @@
 {#- The pull-request check's summary, as markdown a reviewer reads (and pastes into the pull
     request): per model its verdict, rows in production and here, rows added, removed and
     changed, the columns that changed (rows and share of rows compared), its schema changes and
-    a few example rows of each kind (sensitive values hidden, as parity_differences hides them).
+    a few example rows of each kind (sensitive values hidden, as parity_differences hides them);
+    for a model with no key, its rows, schema changes and column profiles (parity.ci_profiles).
     Written to the target folder as parity_ci_summary.md and printed, by parity's own on-run-end
     hook, only when the `parity_ci` var asks for a check and this run published its results. -#}
 {% macro ci_summary(max_models=20, example_rows=3, max_value_chars=40) %}
@@ -18,13 +19,17 @@
             {%- do rows.update({row['pair_name']: row}) -%}
         {%- endfor -%}
     {%- endif -%}
+    {%- set profiles = {} -%}
+    {%- for model in models if model.reason == 'no key' -%}
+        {%- do profiles.update({model.name: parity.ci_profiles(model)}) -%}
+    {%- endfor -%}
     {%- set verdicts = {} -%}
     {%- for model in models -%}
-        {%- do verdicts.update({model.name: parity._ci_verdict(model, rows.get(model.name))}) -%}
+        {%- do verdicts.update({model.name: parity._ci_verdict(model, rows.get(model.name), profiles.get(model.name))}) -%}
     {%- endfor -%}
     {%- set lines = ['## parity: this change against `' ~ var('parity_ci')['against'] ~ '`', ''] -%}
     {%- set counted = [] -%}
-    {%- for verdict in ['changed', 'unchanged', 'new', 'no key', 'error'] -%}
+    {%- for verdict in ['changed', 'unchanged', 'new', 'error'] -%}
         {%- set n = verdicts.values() | select('equalto', verdict) | list | length -%}
         {%- do counted.append(n ~ ' ' ~ verdict) if n -%}
     {%- endfor -%}
@@ -34,7 +39,11 @@
     {%- set shown = models[:max_models] -%}
     {%- for model in shown -%}
         {%- set row = rows.get(model.name) -%}
-        {%- if row is not none and row['data_compared'] -%}
+        {%- set profile = profiles.get(model.name) -%}
+        {%- if profile is not none -%}
+            {%- do lines.append('| ' ~ model.name ~ ' | ' ~ parity._ci_verdict_text(model, verdicts[model.name]) ~ ', no key | '
+                ~ profile['rows'][0] ~ ' → ' ~ profile['rows'][1] ~ ' | | | | ' ~ profile['schema'] | length ~ ' |') -%}
+        {%- elif row is not none and row['data_compared'] -%}
             {%- do lines.append('| ' ~ model.name ~ ' | ' ~ parity._ci_verdict_text(model, verdicts[model.name]) ~ ' | ' ~ row['source_rows'] ~ ' → ' ~ row['target_rows']
                 ~ ' | ' ~ (row['missing_in_source_rows'] + row['duplicate_in_target_rows']) ~ ' | ' ~ (row['missing_in_target_rows'] + row['duplicate_in_source_rows'])
                 ~ ' | ' ~ row['value_mismatch_rows'] ~ ' | ' ~ row['schema_findings'] ~ ' |') -%}
@@ -50,7 +59,12 @@
     {%- for model in shown if verdicts[model.name] in ['changed', 'error'] -%}
         {%- do changed.append(model.name) -%}
     {%- endfor -%}
-    {%- do lines.extend(parity._ci_details(changed, rows, example_rows, max_value_chars)) -%}
+    {%- do lines.extend(parity._ci_details(changed | reject('in', profiles) | list, rows, example_rows, max_value_chars)) -%}
+    {%- for name in changed if name in profiles -%}
+        {%- do lines.extend(['', '### ' ~ name, 'No key: values not matched row by row.']) -%}
+        {%- do lines.append('Columns changed: ' ~ profiles[name]['changes'] | join(', ') ~ '.') if profiles[name]['changes'] -%}
+        {%- do lines.append('Schema: ' ~ profiles[name]['schema'] | join(', ') ~ '.') if profiles[name]['schema'] -%}
+    {%- endfor -%}
     {%- set text = lines | join('\n') ~ '\n' -%}
     {%- set path = adapter.parity_write_artifact('parity_ci_summary.md', text) -%}
     {%- do log('', info=True) -%}
@@ -59,9 +73,12 @@
 {% endmacro %}
 
 
-{#- changed, unchanged, new, no key or error: a model's verdict in the check. -#}
-{% macro _ci_verdict(model, row) %}
-    {%- if model.reason -%}
+{#- changed, unchanged, new or error: a model's verdict in the check, by its result, or by its
+    profiles where it has no key. -#}
+{% macro _ci_verdict(model, row, profile=none) %}
+    {%- if profile is not none -%}
+        {{ return(profile['verdict']) }}
+    {%- elif model.reason -%}
         {{ return(model.reason) }}
     {%- elif row is none or row['status'] == 'error' -%}
         {{ return('error') }}

@@ -11,9 +11,9 @@
 {% endmacro %}
 
 
-{#- The models a pull-request check looks at, each as {name, node, expect, pair, reason}: the pair
-    it is compared as, or none, with the reason (new: no production relation; no key) or a
-    `compare: false` in its meta (left out: not listed). `expect` is `changed`, `unchanged` or
+{#- The models a pull-request check looks at, each as {name, node, expect, pair, reason,
+    production, here}: the pair it is compared as, or none, with the reason (new: no production
+    relation; no key), and both relations; a model whose meta says `compare: false` is left out. `expect` is `changed`, `unchanged` or
     none, from its meta or the check's own `expect`. Empty when the check is not asked for. -#}
 {% macro ci_models() %}
     {%- set ci = var('parity_ci', none) -%}
@@ -55,7 +55,10 @@
         {%- set reason = 'new' if adapter.get_relation(production.database, production.schema, production.identifier) is none
             else 'no key' if not pair['key'] else none -%}
         {%- if options.get('compare', true) -%}
-            {%- do models.append({'name': node.name, 'node': node, 'expect': expect, 'pair': none if reason else pair, 'reason': reason}) -%}
+            {%- do models.append({
+                'name': node.name, 'node': node, 'expect': expect, 'pair': none if reason else pair, 'reason': reason,
+                'production': production, 'here': parity.parity_relation(pair['target']),
+            }) -%}
         {%- endif -%}
     {%- endfor -%}
     {{ return(models) }}

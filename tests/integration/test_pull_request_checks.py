@@ -64,6 +64,12 @@ REFACTOR = (
     "select id, id * 2 as doubled from range(1, 8)" + DEV_ONLY + " where id > 0 {% endif %}\n"
 )
 NEW = "{{ config(enabled=var('ci_version') == 'dev') }}\nselect 1 as id\n"
+# No key: compared by its rows, schema and column profiles.
+EVENTS = (
+    "select id % 3 as bucket, cast(id as double) / 4 as weight from range(1, "
+    + DEV_ONLY
+    + "11{% else %}9{% endif %})\n"
+)
 MODELS = {
     "ci_orders": ORDERS,
     "ci_rounded": ROUNDED,
@@ -71,6 +77,7 @@ MODELS = {
     "ci_lines": LINES,
     "ci_refactor": REFACTOR,
     "ci_new": NEW,
+    "ci_events": EVENTS,
 }
 PROPERTIES = """
 version: 2
@@ -92,6 +99,9 @@ models:
   - name: ci_rounded
     config:
       meta: {parity: {sensitive_columns: [price], expect: changed}}
+  - name: ci_events
+    config:
+      meta: {parity: {expect: changed}}
   - name: ci_refactor
     config:
       meta: {parity: {expect: unchanged}}
@@ -196,9 +206,10 @@ def test_the_summary_says_what_changed_in_a_few_lines(checked):
     written = checked[3]
     lines = written.splitlines()
     assert lines[0] == "## parity: this change against `prod`"
-    assert lines[2] == "6 models: 4 changed, 1 unchanged, 1 new."
+    assert lines[2] == "7 models: 5 changed, 1 unchanged, 1 new."
     rows = [line for line in lines if line.startswith("| ci_")]
     assert rows == [
+        "| ci_events | changed, no key | 8 → 10 | | | | 0 |",
         "| ci_lines | changed | 6 → 6 | 0 | 0 | 1 | 0 |",
         "| ci_new | new | | | | | |",
         "| ci_orders | **changed** (expected unchanged) | 20 → 17 | 0 | 3 | 0 | 0 |",
@@ -211,6 +222,12 @@ def test_the_summary_says_what_changed_in_a_few_lines(checked):
     assert "Columns changed: `quantity` 1 row (16.7%)." in lines
     assert "Columns changed: `price` 5 rows (50.0%)." in lines
     assert "Schema: `state` added, `status` removed." in lines
+    events = lines[lines.index("### ci_events") :]
+    assert events[1:3] == [
+        "No key: values not matched row by row.",
+        "Columns changed: `bucket` sum 9 → 10, `weight` distinct 8 → 10,"
+        " `weight` greatest 2.0 → 2.5, `weight` sum 9.000000 → 13.750000.",
+    ]
     orders = lines[lines.index("### ci_orders") :]
     assert orders[4:7] == [
         '| removed | `3` |  | `{"amount":"30.75","status":"open"}` | - |',
@@ -218,4 +235,4 @@ def test_the_summary_says_what_changed_in_a_few_lines(checked):
         '| removed | `11` |  | `{"amount":"112.75","status":"open"}` | - |',
     ]
     rounded = lines[lines.index("### ci_rounded") :]
-    assert rounded[5:] == [f"| changed | `{key}` | price | hidden | hidden |" for key in (1, 3, 5)]
+    assert rounded[5:8] == [f"| changed | `{key}` | price | hidden | hidden |" for key in (1, 3, 5)]
