@@ -29,7 +29,7 @@
     {%- endfor -%}
     {%- set lines = ['## parity: this change against `' ~ var('parity_ci')['against'] ~ '`', ''] -%}
     {%- set counted = [] -%}
-    {%- for verdict in ['changed', 'unchanged', 'new', 'error'] -%}
+    {%- for verdict in ['changed', 'unchanged', 'new', 'removed', 'error'] -%}
         {%- set n = verdicts.values() | select('equalto', verdict) | list | length -%}
         {%- do counted.append(n ~ ' ' ~ verdict) if n -%}
     {%- endfor -%}
@@ -40,7 +40,10 @@
     {%- for model in shown -%}
         {%- set row = rows.get(model.name) -%}
         {%- set profile = profiles.get(model.name) -%}
-        {%- if profile is not none -%}
+        {%- if model.reason == 'removed' -%}
+            {%- set counted = run_query('select count(*) from ' ~ model.production).rows[0][0] -%}
+            {%- do lines.append('| ' ~ model.name ~ ' | removed | ' ~ counted ~ ' → - | | | | |') -%}
+        {%- elif profile is not none -%}
             {%- do lines.append('| ' ~ model.name ~ ' | ' ~ parity._ci_verdict_text(model, verdicts[model.name]) ~ ', no key | '
                 ~ profile['rows'][0] ~ ' → ' ~ profile['rows'][1] ~ ' | | | | ' ~ profile['schema'] | length ~ ' |') -%}
         {%- elif row is not none and row['data_compared'] -%}

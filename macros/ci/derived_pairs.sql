@@ -28,11 +28,12 @@
     {%- endfor -%}
     {%- set environments = (var('parity', {}) or {}).get('environments') or {} -%}
     {%- set environment = environments.get(ci['against']) if environments is mapping else none -%}
-    {%- if environment is not mapping or environment.get('schema') is not string -%}
-        {{ exceptions.raise_compiler_error("parity_ci: no environment '" ~ ci['against'] ~ "' with a schema under vars: parity: environments ("
+    {%- if environment is not mapping or (environment.get('schema') is not string and environment.get('manifest') is not string) -%}
+        {{ exceptions.raise_compiler_error("parity_ci: no environment '" ~ ci['against'] ~ "' with a schema or a manifest under vars: parity: environments ("
             ~ ("declared: " ~ (environments | list | join(', ')) if environments is mapping and environments else "none declared") ~ ")") }}
     {%- endif -%}
     {%- set chosen = parity._models_to_compare(ci) -%}
+    {%- set deployed = parity._production_models(environment) -%}
     {%- set models = [] -%}
     {%- for node in graph.nodes.values() | sort(attribute='unique_id') if node.unique_id in chosen -%}
         {%- set options = {} -%}
@@ -42,9 +43,11 @@
         {%- if expect not in [none, 'changed', 'unchanged'] -%}
             {{ exceptions.raise_compiler_error("model " ~ node.name ~ ": parity expect must be changed or unchanged, not '" ~ expect ~ "'") }}
         {%- endif -%}
+        {%- set found = deployed.get(node.unique_id) -%}
         {%- set pair = {
             'name': node.name,
-            'source': {'relation': [environment.get('database', node.database), environment['schema'], node.alias]},
+            'source': {'relation': [found.database, found.schema, found.alias] if found
+                else [environment.get('database', node.database), environment.get('schema') or '', node.alias]},
             'target': {'relation': [node.database, node.schema, node.alias]},
             'key': options.get('key') or parity.model_key(node),
         } -%}
@@ -52,7 +55,9 @@
             {%- do pair.update({option: value}) -%}
         {%- endfor -%}
         {%- set production = parity.parity_relation(pair['source']) -%}
-        {%- set reason = 'new' if adapter.get_relation(production.database, production.schema, production.identifier) is none
+        {#- Not in production's manifest, where one is named, or not in its schema: new. -#}
+        {%- set deployed_there = found or (not deployed and environment.get('schema')) -%}
+        {%- set reason = 'new' if not deployed_there or adapter.get_relation(production.database, production.schema, production.identifier) is none
             else 'no key' if not pair['key'] else none -%}
         {%- if options.get('compare', true) -%}
             {%- do models.append({
@@ -61,7 +66,34 @@
             }) -%}
         {%- endif -%}
     {%- endfor -%}
+    {#- A model production has and this project no longer does: removed by the change. -#}
+    {%- set here = graph.nodes.keys() | list -%}
+    {%- for unique_id, node in deployed | dictsort if unique_id not in here -%}
+        {%- set production = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias) -%}
+        {%- if adapter.get_relation(production.database, production.schema, production.identifier) is not none -%}
+            {%- do models.append({'name': node.name, 'node': none, 'expect': none, 'pair': none, 'reason': 'removed', 'production': production, 'here': none}) -%}
+        {%- endif -%}
+    {%- endfor -%}
     {{ return(models) }}
+{% endmacro %}
+
+
+{#- Production's models, by unique id, as {name, database, schema, alias}, from its manifest
+    (`manifest`: the file or its folder, as dbt's --state takes it), where the environment names
+    one; else none known. Never parity's own. -#}
+{% macro _production_models(environment) %}
+    {%- set deployed = {} -%}
+    {%- if environment.get('manifest') -%}
+        {%- set read = adapter.parity_artifact(environment['manifest'], 'manifest.json') -%}
+        {%- if read['problem'] -%}
+            {{ exceptions.raise_compiler_error("parity_ci: production's manifest could not be read: " ~ read['problem']) }}
+        {%- endif -%}
+        {%- for unique_id, node in read['document'].get('nodes', {}).items()
+            if node.get('resource_type') == 'model' and node.get('package_name') != 'parity' -%}
+            {%- do deployed.update({unique_id: {'name': node['name'], 'database': node.get('database'), 'schema': node['schema'], 'alias': node.get('alias') or node['name']}}) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(deployed) }}
 {% endmacro %}
 
 

@@ -64,6 +64,8 @@ REFACTOR = (
     "select id, id * 2 as doubled from range(1, 8)" + DEV_ONLY + " where id > 0 {% endif %}\n"
 )
 NEW = "{{ config(enabled=var('ci_version') == 'dev') }}\nselect 1 as id\n"
+# Only in production: removed by the change.
+GONE = "{{ config(enabled=var('ci_version') == 'prod') }}\nselect id from range(1, 3)\n"
 # No key: compared by its rows, schema and column profiles.
 EVENTS = (
     "select id % 3 as bucket, cast(id as double) / 4 as weight from range(1, "
@@ -78,6 +80,7 @@ MODELS = {
     "ci_refactor": REFACTOR,
     "ci_new": NEW,
     "ci_events": EVENTS,
+    "ci_gone": GONE,
 }
 PROPERTIES = """
 version: 2
@@ -128,10 +131,14 @@ def checked(spark, tmp_path_factory):
         project.write(f"models/ci/{name}.sql", sql)
     built = project.dbt("run", "--select", "ci", vars=environment("prod"))
     assert built.success, error_text(built)
+    # Production's artifacts, as a deployment keeps them for `--state`.
+    (project.path / "prod-artifacts").mkdir()
+    manifest = (project.path / "target" / "manifest.json").read_text()
+    (project.path / "prod-artifacts" / "manifest.json").write_text(manifest)
     changed = project.dbt("build", "--select", "ci", vars=environment("dev"))
     assert changed.success, error_text(changed)
     parity = {
-        "environments": {"prod": {"schema": PROD}},
+        "environments": {"prod": {"schema": PROD, "manifest": "prod-artifacts"}},
         "pairs": [
             {
                 "name": "declared",
@@ -153,7 +160,8 @@ def checked(spark, tmp_path_factory):
 
 def test_each_model_built_is_compared_with_production(checked):
     compared, summary, _, _ = checked
-    # The new model has no production relation: it is no pair, and fails nothing.
+    # The new model has no production relation, the removed one no relation here: neither is a
+    # pair, and neither fails anything.
     assert sorted(summary) == [
         "ci_lines",
         "ci_orders",
@@ -206,7 +214,7 @@ def test_the_summary_says_what_changed_in_a_few_lines(checked):
     written = checked[3]
     lines = written.splitlines()
     assert lines[0] == "## parity: this change against `prod`"
-    assert lines[2] == "7 models: 5 changed, 1 unchanged, 1 new."
+    assert lines[2] == "8 models: 5 changed, 1 unchanged, 1 new, 1 removed."
     rows = [line for line in lines if line.startswith("| ci_")]
     assert rows == [
         "| ci_events | changed, no key | 8 → 10 | | | | 0 |",
@@ -216,6 +224,7 @@ def test_the_summary_says_what_changed_in_a_few_lines(checked):
         "| ci_refactor | unchanged | 7 → 7 | 0 | 0 | 0 | 0 |",
         "| ci_renamed | changed | 5 → 5 | 0 | 0 | 0 | 2 |",
         "| ci_rounded | changed | 10 → 10 | 0 | 0 | 5 | 0 |",
+        "| ci_gone | removed | 2 → - | | | | |",
     ]
     # Each changed model: the columns that changed, with their share of the rows compared, its
     # schema changes, and up to three example rows of each kind, sensitive values hidden.
