@@ -112,8 +112,10 @@
             {{ exceptions.raise_compiler_error("parity_ci: the models the last build built are read from its run_results.json, and "
                 ~ read['problem'] ~ ": run the check right after that build, or list the models (models: [...])") }}
         {%- endif -%}
-        {{ return(read['document'].get('results', []) | selectattr('status', 'equalto', 'success')
-            | map(attribute='unique_id') | select('in', models) | list) }}
+        {%- set built = read['document'].get('results', []) | selectattr('status', 'equalto', 'success')
+            | map(attribute='unique_id') | select('in', models) | list -%}
+        {%- do log("parity_ci: the last build built no model of the project (" ~ read['path'] ~ "): nothing to compare", info=True) if not built -%}
+        {{ return(built) }}
     {%- endif -%}
     {%- if listed is string or listed is mapping or listed is not iterable -%}
         {{ exceptions.raise_compiler_error("parity_ci: models must be a list of model names or 'built', not " ~ tojson(listed)) }}

@@ -4,10 +4,10 @@ leaves its summary in the target folder.
 
 Macros cannot read or write files. This adds ``adapter.parity_artifact(path, name)``: the JSON
 document at ``path`` (relative to the project; a folder means the file ``name`` in it), by
-default ``name`` in the project's target folder, as ``{'problem': None, 'document': ...}``, or
-``{'problem': why, 'document': None}`` where it cannot be read; and
-``adapter.parity_write_artifact(name, text)``, which writes ``text`` to ``name`` in the target
-folder and returns the file's path. Both work on local files in dbt's process, whatever runs
+default ``name`` in the project's target folder, as ``{'problem': None, 'document': ...,
+'path': ...}``, or ``{'problem': why, 'document': None, 'path': ...}`` where it cannot be read;
+and ``adapter.parity_write_artifact(name, text)``, which writes ``text`` to ``name`` in the
+target folder and returns the file's path. Both work on local files in dbt's process, whatever runs
 Spark.
 """
 
@@ -25,12 +25,14 @@ def _artifact(self: Any, path: str | None, name: str) -> dict[str, Any]:
     found = root / (path or Path(self.config.target_path) / name)
     if found.is_dir():
         found = found / name
+    read: dict[str, Any] = {"problem": None, "document": None, "path": str(found)}
     try:
-        return {"problem": None, "document": json.loads(found.read_text(encoding="utf-8"))}
+        read["document"] = json.loads(found.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return {"problem": f"{found} does not exist", "document": None}
+        read["problem"] = f"{found} does not exist"
     except (OSError, ValueError) as error:
-        return {"problem": f"{found} could not be read: {error}", "document": None}
+        read["problem"] = f"{found} could not be read: {error}"
+    return read
 
 
 def _write_artifact(self: Any, name: str, text: str) -> str:

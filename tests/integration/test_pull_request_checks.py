@@ -155,11 +155,11 @@ def checked(spark, tmp_path_factory):
     }
     differences = spark.table("parity_ci.parity_differences").collect()
     written = (project.path / "target" / "parity_ci_summary.md").read_text()
-    return compared, summary, differences, written
+    return compared, summary, differences, written, project, vars
 
 
 def test_each_model_built_is_compared_with_production(checked):
-    compared, summary, _, _ = checked
+    compared, summary, *_ = checked
     # The new model has no production relation, the removed one no relation here: neither is a
     # pair, and neither fails anything.
     assert sorted(summary) == [
@@ -183,7 +183,7 @@ def test_each_model_built_is_compared_with_production(checked):
 
 
 def test_the_keys_come_from_the_models_tests_and_constraints(checked):
-    _, summary, differences, _ = checked
+    _, summary, differences, *_ = checked
     keys = {name: {d["key"] for d in differences if d["pair_name"] == name} for name in summary}
     # A unique test: the three orders the change filtered out are missing from dev.
     assert keys["ci_orders"] == {"3", "7", "11"}
@@ -205,7 +205,7 @@ def test_the_keys_come_from_the_models_tests_and_constraints(checked):
 
 
 def test_a_pure_refactor_is_unchanged(checked):
-    _, summary, _, _ = checked
+    _, summary, *_ = checked
     assert summary["ci_refactor"]["passed"] and summary["ci_refactor"]["differing_rows"] == 0
     assert summary["declared"]["passed"]
 
@@ -245,3 +245,20 @@ def test_the_summary_says_what_changed_in_a_few_lines(checked):
     ]
     rounded = lines[lines.index("### ci_rounded") :]
     assert rounded[5:8] == [f"| changed | `{key}` | price | hidden | hidden |" for key in (1, 3, 5)]
+
+
+@pytest.mark.parametrize(
+    ("check", "said"),
+    [
+        ({"against": "staging"}, "parity_ci: no environment 'staging' with a schema or a manifest"),
+        (
+            {"against": "prod", "run_results": "nowhere"},
+            "parity_ci: the models the last build built are read from its run_results.json, and",
+        ),
+        ({"against": "prod", "models": ["ci_nothing"]}, "no model named 'ci_nothing'"),
+    ],
+)
+def test_a_check_misconfigured_says_what_is_wrong(checked, check, said):
+    project, vars = checked[4:]
+    failed = project.dbt("build", "--select", "parity_plan", vars={**vars, "parity_ci": check})
+    assert not failed.success and said in error_text(failed)
