@@ -16,11 +16,16 @@ differences as (
         differences.column_name,
         pairs.sensitive = 'true' as sensitive_pair,
         from_json(pairs.sensitive_columns, 'array<string>') as sensitive_columns,
-        -- A key one side holds more than once, and both sides hold: the apply decides its
-        -- corrections together, over all its rows on both sides (decisions.decide_key).
-        bool_or(differences.kind in ('duplicate_in_source', 'duplicate_in_target')) over (
-            partition by differences.run_id, differences.pair_name, differences.key
-        ) as whole_key,
+        -- A key one side holds more than once in rows that are not all alike (duplicates of a
+        -- key both sides hold, or different rows of a key one side lacks): the apply decides
+        -- its corrections together, over all its rows on both sides (decisions.decide_key).
+        bool_or(differences.kind in ('duplicate_in_source', 'duplicate_in_target')) over keyed
+        or size(collect_set(
+            case
+                when differences.kind in ('missing_in_target', 'missing_in_source')
+                    then coalesce(differences.source_canonical, differences.target_canonical)
+            end
+        ) over keyed) > 1 as whole_key,
         -- The side whose values are right, and the side corrected.
         case
             when pairs.direction = 'source_to_target' then differences.source_canonical
@@ -48,6 +53,7 @@ differences as (
             'missing_in_target', 'missing_in_source', 'duplicate_in_source', 'duplicate_in_target',
             'value_mismatch'
         )
+    window keyed as (partition by differences.run_id, differences.pair_name, differences.key)
 ),
 
 whole_rows as (

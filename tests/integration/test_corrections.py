@@ -40,11 +40,14 @@ def pair(name: str, **options) -> dict:
     }
 
 
-# A key both sides hold more than once, two pairs of whose rows differ in the same column.
+# A key both sides hold more than once, two pairs of whose rows differ in the same column; and a
+# key the target lacks, two different rows of it in the source.
 TANGLED_SOURCE = [
     (12, "us", "120.0000000000", "l", "n12", NOON),
     (12, "us", "121.0000000000", "m", "n12", NOON),
     (12, "us", "122.0000000000", "o", "n12", NOON),
+    (13, "us", "130.0000000000", "p", "n13", NOON),
+    (13, "us", "131.0000000000", "q", "n13", NOON),
 ]
 TANGLED_TARGET = [
     (12, "us", "120.5000000000", "l", "n12", NOON),
@@ -192,7 +195,7 @@ def test_the_source_gets_what_the_target_holds_when_the_pair_says_so(corrections
 def test_rows_of_a_key_held_more_than_once_paired_twice_have_no_images(corrections):
     """Which of the key's values belong together is not published: the update says so by
     having none, and the apply leaves the key alone."""
-    found = corrections[0]["tangled"]
+    found = {k: v for k, v in corrections[0]["tangled"].items() if k[0] == key(12, "us")}
     assert {k: loaded(v) for k, v in found.items()} == {
         (key(12, "us"), "update"): (1, None, [], None),
         (key(12, "us"), "insert"): (
@@ -203,6 +206,17 @@ def test_rows_of_a_key_held_more_than_once_paired_twice_have_no_images(correctio
         ),
     }
     assert all(v["whole_key"] for v in found.values())
+
+
+def test_different_rows_of_a_key_one_side_lacks_are_applied_together(corrections):
+    """Each row is one insert, and the key is decided whole: inserting one row must not make
+    the other a conflict, nor a second apply insert them again."""
+    rows = [r for r in corrections[1] if r["pair_name"] == "tangled" and r["key"] == key(13, "us")]
+    assert sorted((r["operation"], json.loads(r["new_values"])["label"]) for r in rows) == [
+        ("insert", "p"),
+        ("insert", "q"),
+    ]
+    assert all(r["whole_key"] for r in rows)
 
 
 def test_a_sensitive_pair_corrects_without_a_value_or_key_in_sight(corrections):

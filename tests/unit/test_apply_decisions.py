@@ -131,3 +131,14 @@ def test_a_value_mismatch_in_a_key_held_twice_is_a_delete_and_an_insert():
     # Several pairs of its rows differ in one column: which values go together is not published.
     unknown = whole("update")
     assert actions(decide_key(COLUMNS, [unknown], held, [changed, OTHER])) == [(CONFLICT, (), 0)]
+
+
+def test_different_rows_of_a_key_the_other_side_lacks_go_in_together():
+    inserts = [whole("insert", new={"a": "1"}), whole("insert", new={"a": "2"})]
+    decided = decide_key(COLUMNS, inserts, [], [ROW, OTHER])
+    assert actions(decided) == [(INSERT, (), 1), (INSERT, (), 1)]
+    done = [(10, ROW), (11, OTHER)]
+    assert actions(decide_key(COLUMNS, inserts, done, [ROW, OTHER])) == [(UNCHANGED, (), 0)]
+    published_other = {"a": "2", "b": hashed("y")}
+    deletes = [whole("delete", before=PUBLISHED_ROW), whole("delete", before=published_other)]
+    assert actions(decide_key(COLUMNS, deletes, done, [])) == [(DELETE, (10, 11), 2)]

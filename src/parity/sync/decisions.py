@@ -17,6 +17,8 @@ RowId = TypeVar("RowId")
 
 INSERT, DELETE, UPDATE = "insert", "delete", "update"
 UNCHANGED, CONFLICT = "unchanged", "conflict"
+# The actions that change the relation.
+CHANGES = (INSERT, DELETE, UPDATE)
 
 
 class Unwritable(ValueError):
@@ -88,8 +90,12 @@ class CorrectedColumns:
         self.profiles = dict(zip(self.sources, corrected.column_profiles[keys:], strict=True))
         self.masking = pair.masking
 
+    def key_texts(self, key: str) -> tuple[str, ...]:
+        """A published key's canonical texts, one per key column."""
+        return tuple(json.loads(key)) if len(self.key_names) > 1 else (key,)
+
     def key_values(self, key: str) -> list[Any]:
-        texts = json.loads(key) if len(self.key_names) > 1 else [key]
+        texts = self.key_texts(key)
         return [typed_value(p, t) for p, t in zip(self.key_profiles, texts, strict=True)]
 
     def holds(

@@ -25,6 +25,7 @@ from parity.plan import PairPlan, SidePlan
 from parity.sides.file_views import spark_reason
 from parity.sides.fingerprints import InputFingerprint, input_fingerprint
 from parity.sync.decisions import (
+    CHANGES,
     DELETE,
     INSERT,
     UPDATE,
@@ -46,7 +47,6 @@ from parity.values.spark_literals import string_literal
 # Formats whose table Spark rewrites as files under a location.
 FILE_FORMATS = ("parquet", "orc")
 KEY, STATE = "__parity_key", "__parity_state"
-CHANGES = (INSERT, DELETE, UPDATE)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import hashlib
 import json
 from typing import Any
 
-from parity.sync.sql.key_rows import KeyRows
+from parity.sync.sql.key_rows import BATCH, KeyRows
 from parity.sync.sql.sessions import WriteSession
 
 APPLY, AFTER = "parity_apply_id", "parity_after"
@@ -39,7 +39,8 @@ class KeptRows:
         self.apply_id = apply_id
         self.relation = key_rows.relation
         self.name = kept_relation(self.relation, session)
-        self.keys: dict[tuple[Any, ...], None] = {}
+        # The keys kept, typed, by their canonical texts.
+        self.keys: dict[tuple[str | None, ...], list[Any]] = {}
 
     def prepare(self) -> None:
         """The table, made to the relation's columns (again, where they changed since it was
@@ -60,32 +61,50 @@ class KeptRows:
             session.run(self.connection, f"drop table {self.name}", [])
             session.run(self.connection, made.format(""), [])
 
-    def before(self, key: list[Any]) -> None:
-        """Keeps the key's rows as they are, the first time the apply changes it."""
-        if tuple(key) in self.keys:
-            return
+    def before(self, keys: dict[tuple[str | None, ...], list[Any]]) -> None:
+        """Keeps the rows of ``keys`` (typed values by their canonical texts) as they are, those
+        the apply has not kept yet, in one statement: before it changes them."""
         session = self.session
+        new = {texts: key for texts, key in keys.items() if texts not in self.keys}
+        if not new:
+            return
         if not self.keys:
             session.run(self.connection, f"delete from {self.name}", [])
-        self.keys[tuple(key)] = None
+        self.keys.update(new)
         columns = ", ".join(session.quoted(name) for name in self.columns)
         session.run(
             self.connection,
             f"insert into {self.name} ({session.quoted(APPLY)}, {columns})"
             f" select cast({session.mark(1)} as {session.text_type}), {columns}"
-            f" from {self.relation} where {self.key_rows.matching(2)}",
-            [self.apply_id, *key],
+            f" from {self.relation} where {self.key_rows.any_of(len(new), 2)}",
+            [self.apply_id, *(v for key in new.values() for v in key)],
         )
 
     def after(self) -> None:
-        """Keeps each changed key's hash, as the apply leaves its rows."""
-        session = self.session
+        """Keeps each changed key's hash, as the apply leaves its rows: the keys read back and
+        their hashes written a batch at a time."""
+        session, count = self.session, len(self.key_rows.keys)
         keys = ", ".join(self.key_rows.keys)
-        marks = ", ".join(session.marks(2 + len(self.key_rows.keys)))
-        insert = (
-            f"insert into {self.name} ({session.quoted(APPLY)}, {session.quoted(AFTER)}, {keys})"
-            f" values ({marks})"
-        )
-        for key in self.keys:
-            rows = [row for _, row in self.key_rows.rows(self.connection, list(key))]
-            session.run(self.connection, insert, [self.apply_id, state_hash(rows), *key])
+        kept = list(self.keys.items())
+        for start in range(0, len(kept), BATCH):
+            batch = kept[start : start + BATCH]
+            found = self.key_rows.rows_of(self.connection, [key for _, key in batch])
+            marks = iter(session.marks((2 + count) * len(batch)))
+            values = ", ".join(
+                f"({', '.join(next(marks) for _ in range(2 + count))})" for _ in batch
+            )
+            params = [
+                value
+                for texts, key in batch
+                for value in (
+                    self.apply_id,
+                    state_hash([row for _, row in found.get(texts, [])]),
+                    *key,
+                )
+            ]
+            session.run(
+                self.connection,
+                f"insert into {self.name} ({session.quoted(APPLY)}, {session.quoted(AFTER)},"
+                f" {keys}) values {values}",
+                params,
+            )

@@ -10,6 +10,10 @@ from parity.plan import SidePlan
 from parity.sync.decisions import CorrectedColumns
 from parity.sync.sql.sessions import WriteSession
 
+# The keys one statement reads or copies: a statement per key cost DuckDB 1 to 2 ms whatever it
+# did (bench/README.md, "Applies"); a few hundred keys' marks stay far below every engine's limit.
+BATCH = 500
+
 
 class KeyRows:
     def __init__(self, columns: CorrectedColumns, corrected: SidePlan, session: WriteSession):
@@ -19,9 +23,11 @@ class KeyRows:
         self.canonical = corrected.canonical_columns
         values = list(self.canonical[len(self.keys) :])
         named = [session.row_id] if session.row_id else list(self.canonical)
+        self.listed = ", ".join(named + values)
+        self.locked = "" if session.row_id else " for update"
         self.select = (
-            f"select {', '.join(named + values)} from {self.relation} as __parity_relation"
-            f" where {self.matching(1)}" + ("" if session.row_id else " for update")
+            f"select {self.listed} from {self.relation} as __parity_relation"
+            f" where {self.matching(1)}{self.locked}"
         )
         self.named = len(named)
 
@@ -30,15 +36,41 @@ class KeyRows:
         marks = self.session.marks(len(self.keys), first)
         return " and ".join(f"{key} = {mark}" for key, mark in zip(self.keys, marks, strict=True))
 
+    def any_of(self, keys: int, first: int = 1) -> str:
+        """The condition on the key columns matching any of ``keys`` keys, their marks
+        numbered from ``first``, key by key."""
+        marks = iter(self.session.marks(len(self.keys) * keys, first))
+        if len(self.keys) == 1:
+            return f"{self.keys[0]} in ({', '.join(marks)})"
+        one = " and ".join(f"{key} = {{}}" for key in self.keys)
+        return " or ".join(
+            f"({one.format(*(next(marks) for _ in self.keys))})" for _ in range(keys)
+        )
+
     def rows(self, connection: Any, key: list[Any]) -> list[tuple[Any, dict[str, str | None]]]:
-        found = self.session.run(connection, self.select, key)
-        return [
-            (
-                row[0] if self.session.row_id else tuple(row[: self.named]),
-                dict(zip(self.columns.sources, row[self.named :], strict=False)),
-            )
-            for row in found
-        ]
+        return [self._read(row) for row in self.session.run(connection, self.select, key)]
+
+    def rows_of(
+        self, connection: Any, keys: list[list[Any]]
+    ) -> dict[tuple[str | None, ...], list[tuple[Any, dict[str, str | None]]]]:
+        """The rows of many keys, read at once, by their key's canonical text."""
+        count = len(self.keys)
+        select = (
+            f"select {', '.join(self.canonical[:count])}, {self.listed}"
+            f" from {self.relation} as __parity_relation"
+            f" where {self.any_of(len(keys))}{self.locked}"
+        )
+        found: dict[tuple[str | None, ...], list[tuple[Any, dict[str, str | None]]]] = {}
+        for row in self.session.run(connection, select, [v for key in keys for v in key]):
+            found.setdefault(tuple(row[:count]), []).append(self._read(row[count:]))
+        return found
+
+    def _read(self, row: tuple[Any, ...]) -> tuple[Any, dict[str, str | None]]:
+        """A row as read: what names it, and its canonical text by source column name."""
+        return (
+            row[0] if self.session.row_id else tuple(row[: self.named]),
+            dict(zip(self.columns.sources, row[self.named :], strict=False)),
+        )
 
     def one_row(self, first: int) -> str:
         """The condition naming one row, its marks numbered from ``first``: its row id, or its

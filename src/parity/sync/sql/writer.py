@@ -13,6 +13,7 @@ from typing import Any
 
 from parity.plan import PairPlan, SidePlan
 from parity.sync.decisions import (
+    CHANGES,
     DELETE,
     INSERT,
     UPDATE,
@@ -23,7 +24,7 @@ from parity.sync.decisions import (
     decide_key,
 )
 from parity.sync.sql.kept_rows import KeptRows
-from parity.sync.sql.key_rows import KeyRows
+from parity.sync.sql.key_rows import BATCH, KeyRows
 from parity.sync.sql.sessions import WRITE_SESSIONS, writing
 
 
@@ -44,14 +45,13 @@ def write_corrections(
         if session.lock:
             session.run(connection, session.lock.format(relation=corrected.relation_name), [])
         kept.prepare()
-        whole: dict[str, list[dict[str, Any]]] = {}
+        keyed: dict[str, list[dict[str, Any]]] = {}
         for correction in corrections:
-            if correction["whole_key"]:
-                whole.setdefault(correction["key"], []).append(correction)
-            else:
-                _correct(connection, key_rows, kept, correction, written)
-        for key, together in whole.items():
-            _correct_key(connection, key_rows, kept, key, together, right.get(key, []), written)
+            keyed.setdefault(correction["key"], []).append(correction)
+        published = list(keyed)
+        for start in range(0, len(published), BATCH):
+            batch = {key: keyed[key] for key in published[start : start + BATCH]}
+            _correct_batch(connection, key_rows, kept, batch, right, written)
         kept.after()
         connection.commit()
     if kept.keys:
@@ -95,44 +95,41 @@ def _inserted(key_rows: KeyRows, names: list[str]) -> str:
     return f"insert into {key_rows.relation} ({columns}) values ({marks})"
 
 
-def _correct(
+def _correct_batch(
     connection: Any,
     key_rows: KeyRows,
     kept: KeptRows,
-    correction: dict[str, Any],
+    batch: dict[str, list[dict[str, Any]]],
+    right: dict[str, list[dict[str, str | None]]],
     written: Written,
 ) -> None:
-    key = key_rows.columns.key_values(correction["key"])
-    decision = decide(key_rows.columns, correction, key_rows.rows(connection, key))
-    _carry_out(connection, key_rows, kept, key, decision)
-    written.add(decision, correction["key"])
+    """The corrections of a batch of keys: their rows read at once (and, in MySQL, locked),
+    each key's decided from them, the rows of the keys it changes kept at once, then written,
+    key by key in the corrections' order (a key's deletes before its inserts)."""
+    columns = key_rows.columns
+    typed = {key: columns.key_values(key) for key in batch}
+    found = key_rows.rows_of(connection, list(typed.values()))
+    decided = {}
+    for key, together in batch.items():
+        rows = found.get(columns.key_texts(key), [])
+        if together[0]["whole_key"]:
+            decided[key] = decide_key(columns, together, rows, right.get(key, []))
+        else:
+            decided[key] = [decide(columns, correction, rows) for correction in together]
+    changed = [
+        key for key, decisions in decided.items() if any(d.action in CHANGES for d in decisions)
+    ]
+    kept.before({columns.key_texts(key): typed[key] for key in changed})
+    for key, decisions in decided.items():
+        for decision in decisions:
+            _carry_out(connection, key_rows, typed[key], decision)
+            written.add(decision, key)
 
 
-def _correct_key(
-    connection: Any,
-    key_rows: KeyRows,
-    kept: KeptRows,
-    published_key: str,
-    corrections: list[dict[str, Any]],
-    right: list[dict[str, str | None]],
-    written: Written,
-) -> None:
-    """A key held more than once: its corrections decided together, from its rows read once."""
-    key = key_rows.columns.key_values(published_key)
-    rows = key_rows.rows(connection, key)
-    for decision in decide_key(key_rows.columns, corrections, rows, right):
-        _carry_out(connection, key_rows, kept, key, decision)
-        written.add(decision, published_key)
-
-
-def _carry_out(
-    connection: Any, key_rows: KeyRows, kept: KeptRows, key: list[Any], decision: Decision
-) -> None:
+def _carry_out(connection: Any, key_rows: KeyRows, key: list[Any], decision: Decision) -> None:
     session = key_rows.session
     names = [session.quoted(key_rows.columns.names[name]) for name in decision.values]
     values = list(decision.values.values())
-    if decision.action in (UPDATE, DELETE, INSERT):
-        kept.before(key)
     if decision.action == UPDATE:
         named = key_rows.row_params(decision.rows[0], key)
         session.run(connection, _updated(key_rows, names), [*values, *named])
