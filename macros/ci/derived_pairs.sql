@@ -34,6 +34,7 @@
     {%- endif -%}
     {%- set chosen = parity._models_to_compare(ci) -%}
     {%- set deployed = parity._production_models(environment) -%}
+    {%- set tests = parity.tests_by_model() -%}
     {%- set models = [] -%}
     {%- for node in graph.nodes.values() | sort(attribute='unique_id') if node.unique_id in chosen -%}
         {%- set options = {} -%}
@@ -49,7 +50,7 @@
             'source': {'relation': [found.database, found.schema, found.alias] if found
                 else [environment.get('database', node.database), environment.get('schema') or '', node.alias]},
             'target': {'relation': [node.database, node.schema, node.alias]},
-            'key': options.get('key') or parity.model_key(node),
+            'key': options.get('key') or parity.model_key(node, tests),
         } -%}
         {%- for option, value in options.items() if option not in ['key', 'compare', 'expect'] -%}
             {%- do pair.update({option: value}) -%}
