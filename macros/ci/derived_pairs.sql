@@ -13,8 +13,9 @@
 
 {#- The models a pull-request check looks at, each as {name, node, expect, pair, reason,
     production, here}: the pair it is compared as, or none, with the reason (new: no production
-    relation; no key), and both relations; a model whose meta says `compare: false` is left out. `expect` is `changed`, `unchanged` or
-    none, from its meta or the check's own `expect`. Empty when the check is not asked for. -#}
+    relation; no key; removed: only production's manifest has it), and both relations. A model
+    whose meta says `compare: false` is left out. `expect` is `changed`, `unchanged` or none,
+    from its meta or the check's own `expect`. Empty when the check is not asked for. -#}
 {% macro ci_models() %}
     {%- set ci = var('parity_ci', none) -%}
     {%- if ci is none or not execute -%}
