@@ -45,7 +45,8 @@ lint: setup
 	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/sqlfluff lint models tests
 
 # `make bench BENCH=tolerant_hashing` runs the tolerance benchmark instead; BENCH=engines,
-# parity against Reladiff on PostgreSQL and DuckDB's own diff.
+# parity against Reladiff on PostgreSQL and DuckDB's own diff; BENCH=pull_requests, a pull-request
+# check of 50 models against the plain join of each (bench/README.md lists them all).
 BENCH ?= run_bench
 bench: setup .venv-reladiff/.installed
 	$(BIN)/python -m bench.$(BENCH) $(BENCH_ARGS)

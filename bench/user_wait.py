@@ -110,7 +110,8 @@ def main() -> None:
         table = f"{DATA_SCHEMA}.bench_source", f"{DATA_SCHEMA}.bench_target"
         peers = {
             "spark": lambda: _whole(
-                [sys.executable, str(HERE / "plain_script.py"), *table, *keys], environment
+                [sys.executable, str(HERE / "plain_script.py"), ",".join(keys), *table],
+                environment,
             ),
             "postgres": lambda: _whole(_reladiff_command(url, keys), environment),
         }
