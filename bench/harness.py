@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 from pathlib import Path
 
@@ -29,6 +30,17 @@ def bench_session(app_name: str, **settings: str) -> SparkSession:
         app_name,
         **{"spark.sql.shuffle.partitions": "8", "spark.sql.session.timeZone": "UTC", **settings},
     )
+
+
+def run_process(
+    command: list[str], environment: dict[str, str], folder: Path
+) -> subprocess.CompletedProcess:
+    """A process run to its end in ``folder``, its output kept; one that fails stops the
+    benchmark with the end of what it printed."""
+    done = subprocess.run(command, env=environment, capture_output=True, text=True, cwd=folder)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}{done.stderr}")
+    return done
 
 
 def timed(action):

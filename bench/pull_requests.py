@@ -36,7 +36,7 @@ from pathlib import Path
 import yaml
 
 from bench.build_split import build_split
-from bench.harness import HERE, RESULTS
+from bench.harness import HERE, RESULTS, run_process
 
 WORK = RESULTS / "work" / "pull-requests"
 REPO = HERE.parent
@@ -217,10 +217,7 @@ def _figures(models, plain_seconds, plain, one, build, summary) -> dict:
 
 
 def _run(command: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess:
-    done = subprocess.run(command, env=environment, capture_output=True, text=True, cwd=WORK)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}{done.stderr}")
-    return done
+    return run_process(command, environment, WORK)
 
 
 def _options() -> argparse.Namespace:

@@ -44,7 +44,7 @@ import yaml
 
 from bench.build_split import build_split
 from bench.generate import KEY_SHAPES
-from bench.harness import HERE, RESULTS
+from bench.harness import HERE, RESULTS, run_process
 from tests.integration.postgres_server import postgres_server
 
 WORK = RESULTS / "wait-work"
@@ -182,10 +182,7 @@ def _whole(command: list[str], environment: dict[str, str]) -> dict:
 
 
 def _run(command: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess:
-    done = subprocess.run(command, env=environment, capture_output=True, text=True, cwd=WORK)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command[:3])} failed:\n{done.stdout[-3000:]}{done.stderr}")
-    return done
+    return run_process(command, environment, WORK)
 
 
 def _options() -> argparse.Namespace:
