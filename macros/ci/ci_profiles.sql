@@ -50,7 +50,10 @@
     {%- set changes = [] -%}
     {%- for name, measure in named -%}
         {%- set before, after = read['production'][loop.index], read['here'][loop.index] -%}
-        {%- do changes.append('`' ~ name ~ '` ' ~ measure ~ ' ' ~ before ~ ' → ' ~ after) if before != after -%}
+        {#- A sensitive column's values never show: only that its least, greatest or sum changed. -#}
+        {%- set hidden = model.hidden == '*' or name in model.hidden -%}
+        {%- set shown = ' changed' if hidden and measure in ['least', 'greatest', 'sum'] else ' ' ~ before ~ ' → ' ~ after -%}
+        {%- do changes.append('`' ~ name ~ '` ' ~ measure ~ shown) if before != after -%}
     {%- endfor -%}
     {%- set rows = [read['production'][0], read['here'][0]] -%}
     {{ return({

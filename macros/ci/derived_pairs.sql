@@ -12,7 +12,7 @@
 
 
 {#- The models a pull-request check looks at, each as {name, node, expect, pair, reason,
-    production, here}: the pair it is compared as, or none, with the reason (new: no production
+    production, here, hidden (its sensitive columns, lower case, or '*')}: the pair it is compared as, or none, with the reason (new: no production
     relation; no key; removed: only production's manifest has it), and both relations. A model
     whose meta says `compare: false` is left out. `expect` is `changed`, `unchanged` or none,
     from its meta or the check's own `expect`. Empty when the check is not asked for. -#}
@@ -65,6 +65,7 @@
             {%- do models.append({
                 'name': node.name, 'node': node, 'expect': expect, 'pair': none if reason else pair, 'reason': reason,
                 'production': production, 'here': parity.parity_relation(pair['target']),
+                'hidden': '*' if options.get('sensitive') else options.get('sensitive_columns', []) | map('lower') | list,
             }) -%}
         {%- endif -%}
     {%- endfor -%}
@@ -73,7 +74,7 @@
     {%- for unique_id, node in deployed | dictsort if unique_id not in here -%}
         {%- set production = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias) -%}
         {%- if adapter.get_relation(production.database, production.schema, production.identifier) is not none -%}
-            {%- do models.append({'name': node.name, 'node': none, 'expect': none, 'pair': none, 'reason': 'removed', 'production': production, 'here': none}) -%}
+            {%- do models.append({'name': node.name, 'node': none, 'expect': none, 'pair': none, 'reason': 'removed', 'production': production, 'here': none, 'hidden': []}) -%}
         {%- endif -%}
     {%- endfor -%}
     {{ return(models) }}
