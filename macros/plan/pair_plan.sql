@@ -242,20 +242,14 @@
     {%- if 'format' in location -%}
         {%- do described.extend(parity.file_columns(location)) -%}
     {%- elif location['dialect'] == 'spark' -%}
-        {#- Described once per plan, however many pairs compare it. -#}
+        {#- Described once per plan, however many pairs compare it: in one lookup of dbt's own
+            session where dbt runs Spark (adapter.parity_spark_columns), else through SQL. -#}
         {%- if location['name'] not in descriptions -%}
-            {%- set columns = adapter.get_columns_in_relation(parity.parity_relation(spec)) -%}
-            {%- do descriptions.update({location['name']: {
-                'columns': columns,
-                'details': parity.spark_column_details(location['name']) if columns else {},
-            }}) -%}
+            {%- set columns = adapter.parity_spark_columns(location['name']) -%}
+            {%- do descriptions.update({location['name']: parity.spark_columns(spec, location['name']) if columns is none else columns}) -%}
         {%- endif -%}
-        {%- set description = descriptions[location['name']] -%}
-        {%- for column in description['columns'] -%}
-            {%- do described.append({'name': column.name, 'data_type': column.data_type}) -%}
-        {%- endfor -%}
-        {%- for column in described -%}
-            {%- do column.update(description['details'].get(column['name'], {'nullable': none, 'fields': []})) -%}
+        {%- for found in descriptions[location['name']] -%}
+            {%- do described.append({'name': found['name'], 'data_type': found['data_type'], 'nullable': found['nullable'], 'fields': found['fields']}) -%}
         {%- endfor -%}
     {%- else -%}
         {%- for column in remote_columns if column['pair_name'] == pair_name and column['side'] == side -%}

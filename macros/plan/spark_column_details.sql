@@ -1,3 +1,21 @@
+{#- A Spark relation's columns through SQL, `[{name, data_type, nullable, fields}]`, [] when it
+    does not exist: where dbt's Spark is not in its own process (adapter.parity_spark_columns,
+    which reads the same in one lookup, returns none). Two statements: the plain describe
+    spells each type (char and varchar kept), `describe extended ... as json` gives
+    nullability and nested fields (spark_column_details). -#}
+{% macro spark_columns(spec, relation_name) %}
+    {%- set columns = adapter.get_columns_in_relation(parity.parity_relation(spec)) -%}
+    {%- set details = parity.spark_column_details(relation_name) if columns else {} -%}
+    {%- set described = [] -%}
+    {%- for column in columns -%}
+        {%- set found = {'name': column.name, 'data_type': column.data_type} -%}
+        {%- do found.update(details.get(column.name, {'nullable': none, 'fields': []})) -%}
+        {%- do described.append(found) -%}
+    {%- endfor -%}
+    {{ return(described) }}
+{% endmacro %}
+
+
 {#- Nullability and nested fields of a Spark relation's columns, by column name, from `describe
     extended ... as json` (the plain describe reports neither). Every struct field, array element
     and map key and value is a field, named by its path from the column: `address.city`,

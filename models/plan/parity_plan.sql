@@ -18,6 +18,7 @@
     {%- endfor -%}
 {%- endfor -%}
 {%- set pairs = parity.parity_pairs() -%}
+{%- do parity.concurrent_pairs() -%}
 {%- set remote_columns_relation = ref('parity_remote_columns') -%}
 {%- set rows = [] -%}
 {%- set previous = parity.previous_states() if execute else {} -%}

@@ -1,3 +1,4 @@
+{{ config(materialized="view") }}
 {#- One row per pair side that lives outside Spark: what parity_remote_columns introspects, with
     the run that listed it. -#}
 {%- set plan_columns = [

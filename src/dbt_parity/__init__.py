@@ -4,10 +4,11 @@ dbt imports every installed top-level module whose name starts with ``dbt_`` whe
 (its plugin discovery). dbt-spark can only submit Python models to Databricks clusters; this
 module registers one more method that runs them in the process's own SparkSession, so plain
 ``dbt build`` works on the embedded session and on any ``spark.master``; it gives the plan's
-macros the library's check of a pair's filters, its reading of files, and the reading and
-writing of dbt's artifacts; it stops, in one line, a second command on an embedded metastore that
-another process holds; and a dbt interrupted or terminated cancels the queries parity runs on
-other engines. Keep this import cheap: dbt pays for it on every command.
+macros the library's check of a pair's filters, its reading of files and of Spark relations'
+columns, and the reading and writing of dbt's artifacts; it stops, in one line, a second
+command on an embedded metastore that another process holds; and a dbt interrupted or
+terminated cancels the queries parity runs on other engines. Keep this import cheap: dbt pays
+for it on every command.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ if SparkAdapter is not None:
         predicate_check,
         query_cancel,
         session_submission,
+        spark_columns,
     )
 
     session_submission.register(SparkAdapter)
     predicate_check.register(SparkAdapter)
     file_read.register(SparkAdapter)
+    spark_columns.register(SparkAdapter)
     artifacts.register(SparkAdapter)
     metastore_in_use.register(SparkConnectionManager)
     query_cancel.register(SparkConnectionManager)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from py4j.protocol import Py4JJavaError
@@ -27,13 +28,13 @@ from parity.sides.full_disk import full_disk
 from parity.sides.opened import opened_sides
 from parity.sides.published_errors import debug_text, pairs_run, published
 from parity.sides.unreadable_files import unreadable_file
-from parity.spark_settings import parity_settings
+from parity.spark_settings import own_session, parity_settings
 
 
-def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
+def reconcile_plan(spark: SparkSession, plan: DataFrame, concurrent_pairs: int = 1) -> DataFrame:
     pairs = pairs_from_rows([row.asDict() for row in plan.collect()])
     with pairs_run(pairs):  # no pair's error shows a secret of any pair's
-        results = [reconcile_pair(spark, pair) for pair in pairs]
+        results = _each_reconciled(spark, pairs, concurrent_pairs)
     failed = [f"{r.pair_name} ({r.status})" for r in results if r.status != "complete"]
     if failed:
         logger.warning(
@@ -43,6 +44,23 @@ def reconcile_plan(spark: SparkSession, plan: DataFrame) -> DataFrame:
             ", ".join(failed),
         )
     return results_frame(spark, results)
+
+
+def _each_reconciled(spark: SparkSession, pairs: list[PairPlan], at_once: int) -> list[PairResult]:
+    """Each pair's result, in the plan's order, up to ``at_once`` pairs reconciled together.
+
+    A pair of small tables leaves a cluster's cores idle, and a pair outside Spark keeps the
+    driver waiting on its engine: several at once fill those gaps, as Spark runs the jobs of
+    several threads side by side (where one pair's jobs fill the cores, as on two, it saves
+    nothing: docs/design-notes.md). Each such pair runs in a session of its own, cloned
+    from dbt's (its settings and temporary views), so the settings parity sets for one pair
+    (spark_settings.py) never reach another; what each pair finds, and so every published
+    figure, is the same however many run at once."""
+    workers = min(at_once, len(pairs))
+    if workers <= 1:
+        return [reconcile_pair(spark, pair) for pair in pairs]
+    with ThreadPoolExecutor(workers, thread_name_prefix="parity-pair") as pool:
+        return list(pool.map(lambda pair: reconcile_pair(own_session(spark), pair), pairs))
 
 
 def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:

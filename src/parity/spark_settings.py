@@ -1,6 +1,7 @@
 """The Spark settings parity's queries run under: set on the session while a pair is reconciled
 (reconcile.py), then put back as they were. None changes a result; each keeps a query of
-parity's from a known trap, or a small pair from paying for what only a large one needs.
+parity's from a known trap, or a small pair from paying for what only a large one needs. Pairs
+reconciled at once each run in a session of their own (own_session), whose settings are theirs.
 """
 
 from __future__ import annotations
@@ -36,6 +37,14 @@ SMALL_PAIR_ROWS = 200_000
 # took 19-25 s at 10M rows with it, 10-12 s without it. The setting is Spark 4.3's (an older
 # Spark ignores it); one the user made is kept.
 BYPASS_PARTIAL = "spark.sql.execution.bypassPartialAggregation"
+
+
+def own_session(spark: SparkSession) -> SparkSession:
+    """A session of its own for one pair: a clone of ``spark`` (its settings, temporary views
+    and functions as they are now) on the same Spark context and catalog, whose settings
+    change apart from it. Spark's ``newSession`` would start from Spark's defaults instead,
+    not from what dbt set (``spark.sql.ansi.enabled`` among them)."""
+    return SparkSession(spark.sparkContext, spark._jsparkSession.cloneSession())
 
 
 @contextmanager
