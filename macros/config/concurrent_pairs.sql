@@ -1,6 +1,7 @@
 {#- How many pairs the reconciliation runs at once (the var `parity_concurrent_pairs`, which
-    parity_pair_results reads through its meta in dbt_project.yml): checked where the plan starts,
-    so a bad value fails the run before any row is read. -#}
+    parity_pair_results reads through its meta, set in its properties: a package's
+    dbt_project.yml never sees the vars): checked where the plan starts, so a bad value fails the
+    run before any row is read. -#}
 {% macro concurrent_pairs() %}
     {%- set value = var('parity_concurrent_pairs', 1) -%}
     {%- if value is not number or value is boolean or (value | int) != value or value < 1 -%}
