@@ -13,6 +13,8 @@ its start to its exit:
 
 - the plain script (bench/plain_script.py): one process joining the N pairs one after the other,
   each join's own seconds too;
+- dbt's floor: a `dbt build` of one view of the user's (`select 1`), no pair compared: dbt's and
+  Spark's start, and what any build of this project costs;
 - parity's check of one model (m01, the smallest): the build's fixed cost;
 - parity's check of all N models, split node by node (bench/build_split.py).
 
@@ -42,6 +44,7 @@ WORK = RESULTS / "work" / "pull-requests"
 REPO = HERE.parent
 PROD, DEV = "parity_pr_prod", "parity_pr"
 DBT = str(Path(sys.executable).parent / "dbt")
+FLOOR = "floor_probe"
 SMALLEST, LARGEST = 10_000, 1_000_000
 COLUMNS = [
     "id",
@@ -116,12 +119,14 @@ def main() -> None:
     plain = {
         name: (int(line[0]), float(line[-2])) for name, line in zip(models, found, strict=True)
     }
-    one = _build(project, [next(iter(models))], environment)
-    build = _build(project, list(models), environment)
+    floor = _build(project, ["--select", FLOOR], environment)
+    one = _check(project, [next(iter(models))], environment)
+    build = _check(project, list(models), environment)
     summary = json.loads(
         _run([sys.executable, "-c", SUMMARY, str(WORK), DEV], python).stdout.splitlines()[-1]
     )
     figures = _figures(models, plain_seconds, plain, one, build, summary)
+    figures["dbt_floor_seconds"] = floor["seconds"]
     output = options.output or RESULTS / f"pull-requests-{options.models}.json"
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(figures, indent=2) + "\n")
@@ -162,19 +167,25 @@ def _project(models: dict[str, tuple[int, bool]]) -> list[str]:
         (folder / "models" / f"{name}.sql").write_text(
             "{{ config(unique_key='id') }}\nselect 1 as id\n"
         )
+    (folder / "models" / f"{FLOOR}.sql").write_text(
+        "{{ config(materialized='view') }}\nselect 1 as id\n"
+    )
     return ["--project-dir", str(folder), "--log-format-file", "json"]
 
 
-def _build(project: list[str], models: list[str], environment: dict[str, str]) -> dict:
+def _check(project: list[str], models: list[str], environment: dict[str, str]) -> dict:
     """parity's check of ``models``, its process timed and split node by node."""
+    check = {"parity_ci": {"against": "prod", "models": models}}
+    arguments = ["--select", "package:parity", "--vars", json.dumps(check)]
+    return _build(project, arguments, environment)
+
+
+def _build(project: list[str], arguments: list[str], environment: dict[str, str]) -> dict:
+    """One `dbt build` with these arguments, its process timed and split node by node."""
     log = WORK / "project" / "logs" / "dbt.log"
     log.unlink(missing_ok=True)  # the timed build's log alone
-    check = {"parity_ci": {"against": "prod", "models": models}}
     started = time.time()
-    _run(
-        [DBT, "build", "--select", "package:parity", "--vars", json.dumps(check), *project],
-        environment,
-    )
+    _run([DBT, "build", *arguments, *project], environment)
     return build_split(WORK / "project", started, time.time())
 
 
@@ -239,6 +250,7 @@ def _print(figures: dict, output: Path) -> None:
     )
     _row("plain script, whole process (N joins)", figures["plain_script_seconds"])
     _row("  the joins alone, summed", figures["plain_joins_seconds"])
+    _row("dbt's floor: a build of one view, no pair", figures["dbt_floor_seconds"])
     _row("dbt build, one model, whole process", one["seconds"])
     _row("dbt build, all models, whole process", build["seconds"])
     _row("  x the plain script", f"{figures['ratio_to_plain_script']:.2f}x")

@@ -72,3 +72,20 @@
     {%- endif -%}
     {{ return({'timestamp_ltz': 'timestamp'}.get(name, name)) }}
 {% endmacro %}
+
+
+{#- The columns of the Spark relations the pairs compare, by relation name, as many as dbt's own
+    session reads at once (adapter.parity_spark_columns_of: one metastore call per database);
+    {} where Spark runs outside dbt. The plan reads each relation left out on its own. -#}
+{% macro spark_descriptions(pairs) %}
+    {%- set names = [] -%}
+    {%- for pair in pairs -%}
+        {%- for side in ['source', 'target'] -%}
+            {%- set location = parity.side_location(pair[side]) -%}
+            {%- if location['dialect'] == 'spark' and 'format' not in location and location['name'] not in names -%}
+                {%- do names.append(location['name']) -%}
+            {%- endif -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {{ return(adapter.parity_spark_columns_of(names) or {}) }}
+{% endmacro %}

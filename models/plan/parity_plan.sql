@@ -22,8 +22,9 @@
 {%- set remote_columns_relation = ref('parity_remote_columns') -%}
 {%- set rows = [] -%}
 {%- set previous = parity.previous_states() if execute else {} -%}
-{#- Each Spark relation's description, read once for every pair that compares it. -#}
-{%- set descriptions = {} -%}
+{#- Each Spark relation's description, read once for every pair that compares it: those of the
+    session catalog all at once, where dbt runs Spark in its own process. -#}
+{%- set descriptions = parity.spark_descriptions(pairs) if execute else {} -%}
 {#- The columns parity_remote_columns read, asked only when a side lives outside Spark: a
     query, and a Spark job, fewer for a project whose pairs are all in Spark. -#}
 {%- set remote_columns = [] -%}

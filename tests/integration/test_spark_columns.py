@@ -1,7 +1,9 @@
-"""A Spark relation's columns read in one lookup of dbt's session (adapter.parity_spark_columns)
-are exactly what the plan reads through SQL where Spark runs outside dbt (parity.spark_columns:
-`describe extended` and its JSON form): the type of every column as describe spells it, its
-nullability and its nested fields, for every kind of Spark type, a view and a missing table."""
+"""A Spark relation's columns read from dbt's session, one relation at a time
+(adapter.parity_spark_columns) or many at once (adapter.parity_spark_columns_of, which the plan
+uses), are exactly what the plan reads through SQL where Spark runs outside dbt
+(parity.spark_columns: `describe extended` and its JSON form): the type of every column as
+describe spells it, its nullability and its nested fields, for every kind of Spark type, a
+view and a missing table."""
 
 from __future__ import annotations
 
@@ -36,6 +38,7 @@ COLUMNS = {
 }
 MACRO = """
 {% macro parity_test_columns(names) %}
+    {%- do log('at once ' ~ tojson(adapter.parity_spark_columns_of(names)), info=true) -%}
     {%- for name in names -%}
         {%- set spec = {'relation': name.split('.')} -%}
         {%- do log('columns ' ~ tojson({
@@ -70,12 +73,16 @@ def test_session_and_sql_read_the_same_columns(spark, scratch) -> None:
     assert result.success
     read = {
         found["name"]: found
-        for found in (json.loads(m.removeprefix("columns ")) for m in logged)
+        for found in (json.loads(m.removeprefix("columns ")) for m in logged if "columns " in m)
         if "name" in found
     }
+    at_once = next(json.loads(m.removeprefix("at once ")) for m in logged if "at once " in m)
     assert list(read) == names
     for name in names:
         assert read[name]["session"] == read[name]["sql"], name
+    assert list(at_once) == names[:2]
+    for name in names[:2]:
+        assert at_once[name] == read[name]["session"], name
     table = {c["name"]: c for c in read[names[0]]["session"]}
     assert list(table) == list(COLUMNS)
     assert table["c"]["data_type"] == "char(3)" and table["v"]["data_type"] == "varchar(5)"

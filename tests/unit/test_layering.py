@@ -3,8 +3,9 @@ the layers before it, so a change to one layer never reaches back into the ones 
 
     values → plan → sides → algorithms → comparison → results → pipelines → reconcile
 
-`values` (and `errors`, `log`, `spark_settings`) import nothing of parity's. The reference oracle
-(`reference.py`) is what the tests hold the engines to: no runtime module may lean on it.
+`values` (and `errors`, `log`, `spark_settings`, `scala_seq`) import nothing of parity's. The
+reference oracle (`reference.py`) is what the tests hold the engines to: no runtime module may
+lean on it.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ FLOW = [
     "sync",
 ]
 # Modules outside the flow: the base every layer may use, and entry points nothing imports.
-BASE = {"errors", "log", "spark_settings"}
+BASE = {"errors", "log", "spark_settings", "scala_seq"}
 ENTRY_POINTS = {"reference", "embedded", "predicates", "spark_columns"}
 
 

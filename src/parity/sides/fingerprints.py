@@ -42,6 +42,7 @@ from pyspark.sql import SparkSession
 
 from parity.log import logger
 from parity.plan import SidePlan, canonical_hash
+from parity.scala_seq import scala_items
 from parity.sides.file_views import spark_reason
 from parity.sides.unreadable_files import FILE_RELATION
 
@@ -121,7 +122,7 @@ def _catalog_table(spark: SparkSession, name: str) -> InputFingerprint:
     state = spark._jsparkSession.sessionState()
     catalog = state.catalog()
     identifier = state.sqlParser().parseMultipartIdentifier(name)
-    parts = [str(part) for part in _seq(identifier)]
+    parts = [str(part) for part in scala_items(identifier)]
     if catalog.isTempView(identifier):
         return InputFingerprint.none("a temporary view: its inputs are not known")
     if len(parts) > 3 or (len(parts) == 3 and parts[0].lower() != SESSION_CATALOG):
@@ -158,7 +159,7 @@ def _catalog_table(spark: SparkSession, name: str) -> InputFingerprint:
         # Its location, format and the options Spark reads it with (a JSON table's multiLine),
         # as DESCRIBE EXTENDED shows them.
         "storage": table.storage().toLinkedHashMap().toString(),
-        "partition_columns": [str(c) for c in _seq(table.partitionColumnNames())],
+        "partition_columns": [str(c) for c in scala_items(table.partitionColumnNames())],
         "partitions": partitions,
         "files": listed,
     }
@@ -173,7 +174,7 @@ def _partitions(jvm: Any, catalog: Any, table_id: Any, table: Any) -> list[list[
     if table.partitionColumnNames().isEmpty():
         return []
     found = []
-    for partition in _seq(catalog.listPartitions(table_id, jvm.scala.Option.empty())):
+    for partition in scala_items(catalog.listPartitions(table_id, jvm.scala.Option.empty())):
         uri = partition.storage().locationUri()
         found.append([uri.get().toString() if uri.isDefined() else "", partition.spec().toString()])
     return sorted(found)
@@ -284,11 +285,3 @@ def _size(size: int) -> str:
     while scaled >= 1000 and len(units) > 1:
         scaled, units = scaled / 1000, units[1:]
     return f"{scaled:.1f} {units[0]}"
-
-
-def _seq(scala_seq: Any) -> list[Any]:
-    """A Scala sequence's items, walked once (indexing a Scala list walks it each time)."""
-    items, walked = [], scala_seq.iterator()
-    while walked.hasNext():
-        items.append(walked.next())
-    return items
