@@ -6,9 +6,10 @@ Macros cannot read or write files. This adds ``adapter.parity_artifact(path, nam
 document at ``path`` (relative to the project; a folder means the file ``name`` in it), by
 default ``name`` in the project's target folder, as ``{'problem': None, 'document': ...,
 'path': ...}``, or ``{'problem': why, 'document': None, 'path': ...}`` where it cannot be read;
-and ``adapter.parity_write_artifact(name, text)``, which writes ``text`` to ``name`` in the
-target folder and returns the file's path. Both work on local files in dbt's process, whatever runs
-Spark.
+``adapter.parity_write_artifact(name, text)``, which writes ``text`` to ``name`` in the
+target folder and returns the file's path; and ``adapter.parity_write_json(name, document)``,
+which writes a document (dicts, lists, text, numbers, booleans, None) there as indented JSON.
+All work on local files in dbt's process, whatever runs Spark.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-READ, WRITE = "parity_artifact", "parity_write_artifact"
+READ, WRITE, WRITE_JSON = "parity_artifact", "parity_write_artifact", "parity_write_json"
 
 
 def _artifact(self: Any, path: str | None, name: str) -> dict[str, Any]:
@@ -43,10 +44,15 @@ def _write_artifact(self: Any, name: str, text: str) -> str:
     return str(written)
 
 
+def _write_json(self: Any, name: str, document: Any) -> str:
+    return _write_artifact(self, name, json.dumps(document, indent=2) + "\n")
+
+
 def register(adapter_class: Any) -> None:
     """Adds the methods to the adapter class and to what dbt exposes of it to Jinja."""
     if READ in adapter_class._available_:
         return
     setattr(adapter_class, READ, _artifact)
     setattr(adapter_class, WRITE, _write_artifact)
-    adapter_class._available_ = adapter_class._available_ | {READ, WRITE}
+    setattr(adapter_class, WRITE_JSON, _write_json)
+    adapter_class._available_ = adapter_class._available_ | {READ, WRITE, WRITE_JSON}
