@@ -11,14 +11,16 @@ export SPARK_CONF_DIR := $(CURDIR)/profiles/spark-conf
 export DBT_PROFILES_DIR := $(CURDIR)/profiles
 export DBT_SEND_ANONYMOUS_USAGE_STATS := false
 
-.PHONY: demo test unit lint bench setup java postgres mariadb clean
+.PHONY: demo test unit lint bench setup java postgres mariadb chromium clean
 
+# The demo also writes its report page, demo/target/parity_report.html. The var is given here, not
+# in demo/dbt_project.yml: the tests run copies of the demo, and would each write the page.
 demo: setup
-	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/dbt build
+	cd demo && $(BIN)/dbt deps --quiet && $(BIN)/dbt build --vars '{parity_html_report: true}'
 
 # On a worker per core, four at most (pytest-xdist): each worker's JVM keeps to one core
 # (tests/conftest.py). tests/scheduling.py hands each worker whole files, the longest first.
-test: lint postgres mariadb
+test: lint postgres mariadb chromium
 	$(BIN)/pytest -n auto --maxprocesses 4
 
 # The fast lane: the pure-Python and small Spark tests (markers by folder, tests/conftest.py), with
@@ -75,6 +77,13 @@ mariadb:
 	@ls /usr/sbin/mariadbd >/dev/null 2>&1 || { \
 		echo "Installing MariaDB for the tests"; \
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends mariadb-server; }
+
+# And Debian's Chromium, which the report page's test opens the page in (headless, through
+# Playwright, which is told where it is and never downloads a browser of its own).
+chromium:
+	@ls /usr/bin/chromium >/dev/null 2>&1 || { \
+		echo "Installing Chromium for the report page's test"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends chromium; }
 
 # The packages go in through uv, pinned here: pyspark comes as a source archive of 300 MB, which pip
 # builds and installs in 78 s on a machine with no cache of it (44 to 54 s with one), uv in 31 s.

@@ -13,8 +13,13 @@ Every double of the target is its source's times (1 + 1e-12), every timestamp mo
   1 ms is straddled by about a quarter of them, and nearly every segment differs.
 
 The rounded drift runs twice, with tolerant checksums (the default) and without; the jitter
-runs with them. Each reports the rows moved out of the engines (as a share of the table) and
-the differences found beyond tolerance, beside the floor of one checksum scan per side.
+runs with them. Each reports the rows moved out of the engines (as a share of the table), the
+differences found beyond tolerance, and the values within tolerance seen and listed (the
+pairs' default `within_tolerance_examples`: 10 per column), beside the floor of one checksum
+scan per side; and how long writing its results took (to Spark's no-op sink, as dbt's table
+would be written). Then dbt itself runs the jittered pair, from its plan to its publication
+(`parity_incremental: false`: compared in full), and each model's seconds are reported: the
+reconciliation writing parity_pair_results, the history copying its differences, the audit.
 """
 
 from __future__ import annotations
@@ -26,7 +31,9 @@ from pathlib import Path
 
 from pyspark.sql import SparkSession
 
-from bench.harness import RESULTS, SCHEMA, bench_session, reconciled, rendered_pairs, timed
+from bench.harness import PROJECT, RESULTS, SCHEMA, bench_session, rendered_pairs, timed
+from parity.reconcile import reconcile_pair
+from parity.results.pair_result import PairResult, results_frame
 from parity.sides.spark import SparkSide
 
 # Readings with every bit of their mantissa in use, as measurements have (a quotient such as
@@ -58,43 +65,76 @@ def main() -> None:
     # Without tolerant checksums every row leaves the engine: 2,000,000 at the default.
     spark = bench_session("parity-bench-tolerance", **{"spark.driver.memory": "6g"})
     _write_tables(spark, options.rows)
-    pairs = rendered_pairs(
-        spark,
-        [
-            {
-                "name": name,
-                "source": {"source": ["bench", "tolerance_source"]},
-                "target": {"source": ["bench", f"tolerance_{drift}"]},
-                "key": "id",
-                "algorithm": "hashdiff",
-                "tolerance": TOLERANCE,
-                **options_of_run,
-            }
-            for name, (drift, options_of_run) in RUNS.items()
-        ],
-    )
+    declared = {name: _declared(name, *run) for name, run in RUNS.items()}
+    pairs = rendered_pairs(spark, list(declared.values()))
     first = pairs["rounded_on_grid"]
     sides = [SparkSide(spark, first.name, plan) for plan in (first.source, first.target)]
     floor, _ = timed(lambda: [side.profile() for side in sides])
     figures = {"rows": options.rows, "floor_checksum_scan_seconds": round(floor, 3)}
     for name in RUNS:
-        seconds, outcome = timed(lambda n=name: reconciled(spark, pairs[n]))
+        # As harness.reconciled, its two steps timed apart: the pair reconciled, then its row
+        # of results and its differences written (to Spark's no-op sink), as dbt writes
+        # parity_pair_results.
+        # Compared in full whatever an earlier benchmark published: no last result kept.
+        pair = dataclasses.replace(pairs[name], previous_state={"missing": "a benchmark run"})
+        found, outcome = timed(lambda p=pair: reconcile_pair(spark, p))
+        written, _ = timed(lambda o=outcome: _write(spark, o))
+        seconds = found + written
         result = {f.name: getattr(outcome, f.name) for f in dataclasses.fields(outcome)}
         figures[name] = {
             "seconds": round(seconds, 3),
             "over_floor": round(seconds / floor, 2),
+            "writing_seconds": round(written, 3),
             "rows_moved": result["rows_moved"],
             "rows_moved_pct_of_table": round(100 * result["rows_moved"] / options.rows, 3),
             "beyond_tolerance_rows": result["value_mismatch_rows"],
             "within_tolerance_rows_seen": result["within_tolerance_rows"],
+            "within_tolerance_values_seen": result["within_tolerance_values"],
+            "within_tolerance_values_listed": sum(
+                c.within_tolerance_listed for c in outcome.column_examples
+            ),
             "checksum_passes": result["checksum_passes"],
             "segments_checked": result["segments_checked"],
         }
+    by_dbt = {**declared["jitter_on_grid"], "name": "jitter_on_grid_by_dbt"}
+    figures["dbt_jitter_on_grid_model_seconds"] = _published_by_dbt(by_dbt)
     spark.stop()
     output = options.output or RESULTS / f"tolerance-{options.rows}.json"
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(figures, indent=2) + "\n")
     _print(figures, output)
+
+
+def _declared(name: str, drift: str, options: dict) -> dict:
+    """A run's pair, as a user declares it in `vars`."""
+    return {
+        "name": name,
+        "source": {"source": ["bench", "tolerance_source"]},
+        "target": {"source": ["bench", f"tolerance_{drift}"]},
+        "key": "id",
+        "algorithm": "hashdiff",
+        "tolerance": TOLERANCE,
+        **options,
+    }
+
+
+def _published_by_dbt(pair: dict) -> dict[str, float]:
+    """The pair planned, reconciled and published by `dbt run` in the benchmark project: each
+    model's seconds (dbt's execution_time), for those that take more than a tenth of one."""
+    from dbt.cli.main import dbtRunner
+
+    variables = {"parity": {"pairs": [pair]}, "parity_incremental": False}
+    models = "parity_remote_relations parity_remote_columns parity_plan+"
+    command = ["run", "--quiet", "--select", models, *PROJECT, "--vars", json.dumps(variables)]
+    result = dbtRunner().invoke(command)
+    if not result.success:
+        raise SystemExit(f"dbt run failed for the benchmark project: {result.exception}")
+    seconds = {r.node.name: round(r.execution_time, 3) for r in result.result.results}
+    return {name: s for name, s in seconds.items() if s >= 0.1}
+
+
+def _write(spark: SparkSession, result: PairResult) -> None:
+    results_frame(spark, [result]).write.format("noop").mode("overwrite").save()
 
 
 def _write_tables(spark: SparkSession, rows: int) -> None:
@@ -130,11 +170,18 @@ def _print(figures: dict, output: Path) -> None:
     for name in RUNS:
         run = figures[name]
         print(
-            f"  {name:<24}: {run['seconds']:>8.2f} s ({run['over_floor']}x floor), rows moved "
+            f"  {name:<24}: {run['seconds']:>8.2f} s ({run['over_floor']}x floor; writing"
+            f" {run['writing_seconds']:.2f} s), rows moved "
             f"{run['rows_moved']:,} ({run['rows_moved_pct_of_table']}% of the table), "
             f"beyond tolerance {run['beyond_tolerance_rows']}, within tolerance seen "
-            f"{run['within_tolerance_rows_seen']:,}, passes {run['checksum_passes']}"
+            f"{run['within_tolerance_rows_seen']:,} rows"
+            f" ({run['within_tolerance_values_seen']:,} values,"
+            f" {run['within_tolerance_values_listed']:,} listed), passes {run['checksum_passes']}"
         )
+    dbt = figures["dbt_jitter_on_grid_model_seconds"]
+    print("  dbt run of jitter_on_grid, seconds by model:")
+    for model, seconds in dbt.items():
+        print(f"    {model:<28}: {seconds:>8.2f} s")
     print(f"figures written to {output}")
 
 

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 REPO = Path(__file__).resolve().parents[1]
+# The package's own analyses are in its graph only with this var (dbt_project.yml).
+PACKAGE_ANALYSES = ("--vars", "{parity_package_analyses: true}")
 TESTS = REPO / "tests"
 
 # The lanes (markers, registered in pyproject.toml), by folder unless a test names its own: `make

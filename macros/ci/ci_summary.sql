@@ -7,8 +7,9 @@
     hook, only when the `parity_ci` var asks for a check and this run published its results. -#}
 {% macro ci_summary(max_models=20, example_rows=3, max_value_chars=40) %}
     {%- set statuses = parity._statuses(results) if results is defined else {} -%}
-    {%- set models = parity.ci_models() if execute and var('parity_ci', none) is not none else [] -%}
-    {%- if not models or statuses.get('parity_runs') != 'success' -%}
+    {%- set asked = execute and var('parity_ci', none) is not none and statuses.get('parity_runs') == 'success' -%}
+    {%- set models = parity.ci_models() if asked else [] -%}
+    {%- if not models -%}
         {{ return('') }}
     {%- endif -%}
     {%- set summary = parity._built_relation('parity_summary') -%}

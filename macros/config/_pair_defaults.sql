@@ -1,4 +1,5 @@
-{#- Every option a pair may leave out, with its default: the one place defaults live. -#}
+{#- Every option a pair may leave out, with its default: the one place defaults live. A project
+    sets its own default of `within_tolerance_examples` by the var of that name. -#}
 {% macro _pair_defaults() %}
     {{ return({
         'algorithm': 'auto',
@@ -8,6 +9,7 @@
         'max_row_drift_pct': 0,
         'critical_drift_ratio': none,
         'max_differences': none,
+        'within_tolerance_examples': var('parity_within_tolerance_examples', 10),
         'tolerant_checksums': true,
         'where': none,
         'time_zone': none,

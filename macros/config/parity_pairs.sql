@@ -75,6 +75,13 @@
                 ~ ((" and at most " ~ maximum) if maximum is not none else "") ~ ", not '" ~ value ~ "'") }}
         {%- endif -%}
     {%- endfor -%}
+    {#- How many values within tolerance per column its differences list: at most Spark's bottom-k
+        aggregate keeps (src/parity/results/examples.py). -#}
+    {%- set examples = normalized['within_tolerance_examples'] -%}
+    {%- if examples != 'all' and (examples is not number or examples is boolean or (examples | int) != examples or examples < 0 or examples > 100000) -%}
+        {{ exceptions.raise_compiler_error(where ~ ": within_tolerance_examples (or the var parity_within_tolerance_examples, its default)"
+            ~ " must be a whole number from 0 to 100000 or 'all', not '" ~ examples ~ "'") }}
+    {%- endif -%}
     {%- do parity._check_tolerance(where, normalized['tolerance']) -%}
     {%- do parity._check_filters(where, normalized) -%}
     {%- do parity._check_time_zone(where, normalized['time_zone']) -%}

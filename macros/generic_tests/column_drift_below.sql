@@ -20,21 +20,29 @@ with compared as (
 ),
 
 drift as (
-    select
-        count_if(kind = 'value_mismatch') as out_of_tolerance_values,
-        max(relative_error) as max_relative_error
+    select count_if(kind = 'value_mismatch') as out_of_tolerance_values
     from {{ ref('parity', 'parity_differences') }}
     where pair_name = {{ pair_literal }} and lower(column_name) = lower({{ parity._spark_string_literal(column) }})
 ),
 
+-- From the column's aggregates: parity_differences lists only examples of its values within
+-- tolerance.
+largest as (
+    select max(columns.max_relative_error) as max_relative_error
+    from {{ ref('parity', 'parity_column_drift') }} as columns
+    inner join {{ ref('parity', 'parity_summary') }} as summary
+        on columns.run_id = summary.run_id and columns.pair_name = summary.pair_name
+    where summary.pair_name = {{ pair_literal }} and lower(columns.column_name) = lower({{ parity._spark_string_literal(column) }})
+),
+
 measured as (
     select
-        drift.max_relative_error,
+        largest.max_relative_error,
         case
             when compared.compared_rows > 0 then 100.0 * drift.out_of_tolerance_values / compared.compared_rows
             else 0.0
         end as out_of_tolerance_pct
-    from compared cross join drift
+    from compared cross join drift cross join largest
 )
 
 select

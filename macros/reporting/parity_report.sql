@@ -7,7 +7,7 @@
     reconciliation has nothing of its own to report, and logs nothing. -#}
 {% macro parity_report(example_rows=5, max_value_chars=80) %}
     {%- set statuses = parity._statuses(results) if results is defined else none -%}
-    {%- if not execute or (statuses is not none and 'parity_pair_results' not in statuses) -%}
+    {%- if not execute or not parity._reports_here() or (statuses is not none and 'parity_pair_results' not in statuses) -%}
         {{ return('') }}
     {%- endif -%}
     {%- set summary = parity._built_relation('parity_summary') -%}
@@ -239,6 +239,15 @@
     {%- for side, names in (filters.get('added_filter_functions') or {}).items() -%}
         {%- do log("  " ~ side ~ " filter may call functions the project added (var parity_filter_functions): " ~ names | join(', '), info=True) -%}
     {%- endfor -%}
+{% endmacro %}
+
+
+{#- Whether this command may report: one that runs models (run, build, retry) or the report
+    itself (run-operation). Commands that only compile (compile, docs generate, show) render the
+    on-run-end hooks too, with no results and `execute` true: they reconciled nothing, so they
+    report nothing. -#}
+{% macro _reports_here() %}
+    {{ return(flags.WHICH in ['run', 'build', 'retry', 'run-operation']) }}
 {% endmacro %}
 
 

@@ -24,6 +24,8 @@ select
     results.compatibility,
     results.column_stats,
     results.column_patterns,
+    results.within_tolerance_examples,
+    results.column_examples,
     results.differences,
     results.dead_letters
 from {{ ref('parity_pair_results') }} as results

@@ -19,16 +19,20 @@
 {%- endfor -%}
 {%- set pairs = parity.parity_pairs() -%}
 {%- do parity.concurrent_pairs() -%}
+{#- `dbt docs generate` compiles every model: it plans nothing (no query, no warning of a pair
+    whose remote columns this run did not read); every other command that compiles the plan
+    plans it. -#}
+{%- set planning = execute and flags.WHICH != 'generate' -%}
 {%- set remote_columns_relation = ref('parity_remote_columns') -%}
 {%- set rows = [] -%}
-{%- set previous = parity.previous_states() if execute else {} -%}
+{%- set previous = parity.previous_states() if planning else {} -%}
 {#- Each Spark relation's description, read once for every pair that compares it: those of the
     session catalog all at once, where dbt runs Spark in its own process. -#}
-{%- set descriptions = parity.spark_descriptions(pairs) if execute else {} -%}
+{%- set descriptions = parity.spark_descriptions(pairs) if planning else {} -%}
 {#- The columns parity_remote_columns read, asked only when a side lives outside Spark: a
     query, and a Spark job, fewer for a project whose pairs are all in Spark. -#}
 {%- set remote_columns = [] -%}
-{%- if execute and parity.sides_outside_spark(pairs) -%}
+{%- if planning and parity.sides_outside_spark(pairs) -%}
     {%- set remote_columns = run_query(
         'select pair_name, side, column_name, data_type, nullable, rounding, problem, warning, fingerprint from ' ~ remote_columns_relation
         ~ " where run_id = '" ~ invocation_id ~ "' order by pair_name, side, ordinal"
@@ -37,7 +41,7 @@
 {%- for pair in pairs -%}
     {%- do parity.parity_relation(pair['source']) -%}
     {%- do parity.parity_relation(pair['target']) -%}
-    {%- if execute -%}
+    {%- if planning -%}
         {%- set row = parity.pair_plan(pair, remote_columns, descriptions) -%}
         {%- do row.update({'run_id': invocation_id}) -%}
         {%- do row.update({'previous_state': previous.get('states', {}).get(pair['name']) or tojson({'missing': previous['missing']})}) -%}

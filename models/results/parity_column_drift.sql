@@ -1,8 +1,9 @@
 {#- Per-column drift of every published run, one row per run, pair and compared column: the
     time series of how far each column drifts (values out of and within tolerance, errors,
-    temporal lag), with the configuration and tolerance that produced it, and the pattern its
-    differences follow, if one holds on nearly every compared row (NULL in runs of a parity
-    that did not look for one). -#}
+    temporal lag), with the configuration and tolerance that produced it, how many of its values
+    within tolerance parity_differences lists (NULL in runs of a parity that listed every one),
+    and the pattern its differences follow, if one holds on nearly every compared row (NULL in
+    runs of a parity that did not look for one). -#}
 with drift as (
     select
         run_results.run_id,
@@ -11,6 +12,7 @@ with drift as (
         run_results.config_hash,
         run_results.tolerance_hash,
         run_results.column_patterns,
+        run_results.column_examples,
         inline(run_results.column_stats) as (
             column_name,
             values_compared,
@@ -39,6 +41,9 @@ select
     drift.values_compared,
     drift.out_of_tolerance,
     drift.within_tolerance,
+    try_element_at(
+        filter(drift.column_examples, listed -> listed.column_name = drift.column_name), 1
+    ).within_tolerance_listed as within_tolerance_listed,
     drift.null_on_one_side,
     drift.max_abs_error,
     drift.mean_abs_error,

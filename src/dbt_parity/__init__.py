@@ -5,10 +5,10 @@ dbt imports every installed top-level module whose name starts with ``dbt_`` whe
 module registers one more method that runs them in the process's own SparkSession, so plain
 ``dbt build`` works on the embedded session and on any ``spark.master``; it gives the plan's
 macros the library's check of a pair's filters, its reading of files and of Spark relations'
-columns, and the reading and writing of dbt's artifacts; it stops, in one line, a second
-command on an embedded metastore that another process holds; and a dbt interrupted or
-terminated cancels the queries parity runs on other engines. Keep this import cheap: dbt pays
-for it on every command.
+columns, the reading and writing of dbt's artifacts, and the writing of the report page; it
+stops, in one line, a second command on an embedded metastore that another process holds; and
+a dbt interrupted or terminated cancels the queries parity runs on other engines. Keep this
+import cheap: dbt pays for it on every command.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ if SparkAdapter is not None:
     from dbt_parity import (
         artifacts,
         file_read,
+        html_report,
         metastore_in_use,
         predicate_check,
         query_cancel,
@@ -35,5 +36,6 @@ if SparkAdapter is not None:
     file_read.register(SparkAdapter)
     spark_columns.register(SparkAdapter)
     artifacts.register(SparkAdapter)
+    html_report.register(SparkAdapter)
     metastore_in_use.register(SparkConnectionManager)
     query_cancel.register(SparkConnectionManager)

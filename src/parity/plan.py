@@ -155,6 +155,12 @@ class PairPlan:
         return None if limit is None else int(limit)
 
     @property
+    def within_tolerance_examples(self) -> int | None:
+        """How many values within tolerance per column the pair lists; None (`all`): every one."""
+        examples = self.config["within_tolerance_examples"]
+        return None if examples == "all" else int(examples)
+
+    @property
     def limited(self) -> bool:
         """Whether a limit may stop the pair early: critical_drift_ratio or max_differences."""
         return self.critical_drift_ratio is not None or self.max_differences is not None

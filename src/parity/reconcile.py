@@ -29,12 +29,15 @@ from parity.sides.opened import opened_sides
 from parity.sides.published_errors import debug_text, pairs_run, published
 from parity.sides.unreadable_files import unreadable_file
 from parity.spark_settings import own_session, parity_settings
+from parity.telemetry.run import Reconcile, observed_run
 
 
 def reconcile_plan(spark: SparkSession, plan: DataFrame, concurrent_pairs: int = 1) -> DataFrame:
     pairs = pairs_from_rows([row.asDict() for row in plan.collect()])
-    with pairs_run(pairs):  # no pair's error shows a secret of any pair's
-        results = _each_reconciled(spark, pairs, concurrent_pairs)
+    # No pair's error shows a secret of any pair's; each pair is a span of the run's when
+    # OpenTelemetry is asked for (telemetry/run.py).
+    with pairs_run(pairs), observed_run(pairs) as observed:
+        results = _each_reconciled(spark, pairs, concurrent_pairs, observed(reconcile_pair))
     failed = [f"{r.pair_name} ({r.status})" for r in results if r.status != "complete"]
     if failed:
         logger.warning(
@@ -46,8 +49,11 @@ def reconcile_plan(spark: SparkSession, plan: DataFrame, concurrent_pairs: int =
     return results_frame(spark, results)
 
 
-def _each_reconciled(spark: SparkSession, pairs: list[PairPlan], at_once: int) -> list[PairResult]:
-    """Each pair's result, in the plan's order, up to ``at_once`` pairs reconciled together.
+def _each_reconciled(
+    spark: SparkSession, pairs: list[PairPlan], at_once: int, reconcile: Reconcile
+) -> list[PairResult]:
+    """Each pair's result by ``reconcile``, in the plan's order, up to ``at_once`` pairs
+    reconciled together.
 
     A pair of small tables leaves a cluster's cores idle, and a pair outside Spark keeps the
     driver waiting on its engine: several at once fill those gaps, as Spark runs the jobs of
@@ -58,9 +64,9 @@ def _each_reconciled(spark: SparkSession, pairs: list[PairPlan], at_once: int) -
     figure, is the same however many run at once."""
     workers = min(at_once, len(pairs))
     if workers <= 1:
-        return [reconcile_pair(spark, pair) for pair in pairs]
+        return [reconcile(spark, pair) for pair in pairs]
     with ThreadPoolExecutor(workers, thread_name_prefix="parity-pair") as pool:
-        return list(pool.map(lambda pair: reconcile_pair(own_session(spark), pair), pairs))
+        return list(pool.map(lambda pair: reconcile(own_session(spark), pair), pairs))
 
 
 def reconcile_pair(spark: SparkSession, pair: PairPlan) -> PairResult:

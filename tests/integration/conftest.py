@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import dbt_on_package
+from tests.conftest import PACKAGE_ANALYSES, dbt_on_package
 from tests.integration.dbt_project_copy import DbtProject
 from tests.integration.mariadb_server import mariadb_server
 from tests.integration.matrix_run import reconcile_matrices
@@ -106,7 +106,11 @@ def analyses(spark, tmp_path_factory) -> dict[str, dict[str, str]]:
     """Every analysis of the package, as `dbt compile` renders it in this process, in the tests'
     session, by folder and name; dbt writes only to a temporary folder."""
     compiled = dbt_on_package(
-        tmp_path_factory.mktemp("analyses"), "compile", "--select", "path:analyses"
+        tmp_path_factory.mktemp("analyses"),
+        "compile",
+        "--select",
+        "path:analyses",
+        *PACKAGE_ANALYSES,
     )
     rendered: dict[str, dict[str, str]] = {}
     for result in compiled.result.results:

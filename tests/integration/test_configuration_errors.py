@@ -154,6 +154,12 @@ def parsed(scratch) -> Manifest:
             "parity pair 'p': max_differences must be a whole number of at least 1, not '0'",
         ),
         (
+            [{**GOOD, "within_tolerance_examples": -1}],
+            "parity pair 'p': within_tolerance_examples (or the var"
+            " parity_within_tolerance_examples, its default) must be a whole number from 0 to"
+            " 100000 or 'all', not '-1'",
+        ),
+        (
             [{**GOOD, "max_row_drift_pct": -1}],
             "parity pair 'p': max_row_drift_pct must be a percentage from 0 to 100",
         ),

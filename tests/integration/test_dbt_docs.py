@@ -24,7 +24,7 @@ from dbt.cli.main import dbtRunnerResult
 
 from parity.results.pair_result import RESULTS_COLUMNS
 from parity.sides.remote_columns import COLUMNS_SCHEMA
-from tests.conftest import REPO, dbt_on_package
+from tests.conftest import PACKAGE_ANALYSES, REPO, dbt_on_package
 from tests.docs_coverage import PACKAGE, lineage_gaps, missing_docs, select_columns
 from tests.integration.dbt_project_copy import DbtProject
 from tests.integration.remote_tables import SOURCES
@@ -44,7 +44,7 @@ def dbt(project: Path, scratch: Path, *args: str) -> dbtRunnerResult:
 def documentation_gaps(project: Path, scratch: Path) -> list[str]:
     """`missing_docs` of the package at `project`: parsed, then its SQL models compiled (not the
     Python ones, whose compilation would start Spark)."""
-    dbt(project, scratch, "parse")
+    dbt(project, scratch, "parse", *PACKAGE_ANALYSES)
     manifest = json.loads((scratch / "target" / "manifest.json").read_text())
     sql_models = sorted(
         node["name"]
@@ -54,7 +54,7 @@ def documentation_gaps(project: Path, scratch: Path) -> list[str]:
         and node["language"] == "sql"
     )
     assert sql_models
-    compiled = dbt(project, scratch, "compile", "--select", *sql_models)
+    compiled = dbt(project, scratch, "compile", "--select", *sql_models, *PACKAGE_ANALYSES)
     produced = {r.node.name: select_columns(r.node.compiled_code) for r in compiled.result.results}
     return missing_docs(manifest, PACKAGE, {**produced, **PYTHON_MODEL_COLUMNS})
 

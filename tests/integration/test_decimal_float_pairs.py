@@ -42,7 +42,12 @@ def _reladiff_pairs() -> list[dict]:
         for pair_name, renames in zip((f"num_to_{name}", f"{name}_to_num"), copied, strict=True):
             pairs.append({"name": pair_name, "columns": list(renames), "renames": renames})
         tolerance = {"columns": {f"raw_{name}": {"abs_tol": 0.0005}}}
-        pairs.append({**pairs[-1], "name": f"{name}_to_num_tolerant", "tolerance": tolerance})
+        # Every value within tolerance listed, not 10 examples: each is checked to be one that
+        # differs (test_floats_copied_into_decimals_...).
+        examples = {"within_tolerance_examples": "all"}
+        pairs.append(
+            {**pairs[-1], "name": f"{name}_to_num_tolerant", "tolerance": tolerance, **examples}
+        )
     return [{"source": RELADIFF, "target": RELADIFF, "algorithm": "hashdiff", **p} for p in pairs]
 
 

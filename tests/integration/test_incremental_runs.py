@@ -48,9 +48,10 @@ RECOPIED = "recopied"
 # under a tolerance, whose checksums hash on its grid; and a copy with differences of its own
 # (REWORKED), by its integer key and by a compound key, whose rows change in two segments then.
 # Two more: a copy of the reworked one whose kept result is edited by hand to pass (EDITED), and a
-# copy under a tolerance whose values move within it (NUDGED). The copies are unlogged tables,
-# whose change fingerprint PostgreSQL cannot give (test_pg_fingerprints.py): their pairs are kept
-# or compared by their first pass's checksums.
+# copy under a tolerance whose values move within it (NUDGED). And the reworked copy under a
+# tolerance its changed amounts are within, listing one of them only (CAPPED). The copies are
+# unlogged tables, whose change fingerprint PostgreSQL cannot give (test_pg_fingerprints.py):
+# their pairs are kept or compared by their first pass's checksums.
 PG_SOURCES_FILE = "models/incremental_pg_sources.yml"
 
 
@@ -84,6 +85,14 @@ PG_PAIR_CONFIGS = [
         tolerance={"columns": {"discount": {"abs_tol": 1e-6}}},
     ),
     pg_pair(
+        "reworked_capped",
+        "reworked",
+        "legacy_orders",
+        bisection_threshold=16,
+        tolerance={"columns": {"amount": {"abs_tol": 2}}},
+        within_tolerance_examples=1,
+    ),
+    pg_pair(
         "reworked_by_two",
         "reworked",
         "legacy_orders",
@@ -94,7 +103,7 @@ PG_PAIR_CONFIGS = [
 PG_PAIRS = [pair["name"] for pair in PG_PAIR_CONFIGS]
 # The copies, each named as the first pair over it.
 PG_TABLES = ["steady", "drifting", "tightened", "reworked", "edited", "nudged"]
-EDITED, NUDGED = "edited", "nudged"
+EDITED, NUDGED, CAPPED = "edited", "nudged", "reworked_capped"
 NO_FINGERPRINT = (
     "the source has no input fingerprint (an unlogged table: a crash empties it, uncounted)"
 )
@@ -202,6 +211,15 @@ def move_rows(spark, schema: str, pair_name: str) -> None:
     rows.write.insertInto(table, overwrite=True)
 
 
+def drop_example(spark, schema: str, pair_name: str) -> None:
+    """A kept result's listed example of a value within tolerance removed by hand: fewer than
+    its column lists."""
+    table = f"{schema}.parity_run_differences"
+    rows = spark.table(table).localCheckpoint()
+    example = (F.col("pair_name") == pair_name) & (F.col("kind") == "within_tolerance")
+    rows.where(~example).write.insertInto(table, overwrite=True)
+
+
 def run(scratch, spark, pairs, *flags: str):
     logged: list[str] = []
     result = reconcile(scratch, pairs, logged, *flags)
@@ -273,6 +291,7 @@ def runs(scratch, spark, copies, pg_tables):
     # A kept result edited where its hash does not look, but its audits do: the run that would
     # publish it again fails them, and publishes nothing.
     move_rows(spark, scratch.schema, "steady")
+    drop_example(spark, scratch.schema, CAPPED)
     audited = reconcile(scratch, retuned)
     refreshed = run(scratch, spark, retuned, "--full-refresh")
     return {
@@ -457,8 +476,9 @@ def test_a_changed_table_is_compared_again_and_found(runs):
     assert drifting["run_mode"] == "compared"
     assert drifting["run_mode_reason"] == NO_FINGERPRINT
     # drifting's new result, tightened's (test_nullability_drift_alone_...), the reworked pairs'
-    # (test_segments_unchanged_since_...), the edited and the nudged pair's.
-    assert runs["history"][2][1] == runs["history"][1][1] + 6
+    # (test_segments_unchanged_since_..., test_a_result_listing_only_examples_...), the edited
+    # and the nudged pair's.
+    assert runs["history"][2][1] == runs["history"][1][1] + 7
     assert third["tolerant"]["run_mode"] == "unchanged"
     before, after = (
         {finding(d) for d in found["drifting"]} for found in (found_first, found_third)
@@ -508,6 +528,35 @@ def test_segments_unchanged_since_the_last_result_are_not_drilled_into_again(run
         (seven, "value_mismatch", "amount"),
         (fifteen_hundred, "value_mismatch", "note"),
     }
+
+
+def test_a_result_listing_only_examples_is_never_read_back(runs, spark, scratch):
+    """The reworked copy's amounts moved within tolerance on two rows, of which its result lists
+    one: read back, its differences would lose the other, so it keeps no segments, and the run
+    after it drills into every segment again (as the same pair listing every one reused 4)."""
+    first, found_first, _ = runs["first"]
+    third, found_third, _ = runs["third"]
+    _, found_refreshed, _ = runs["refreshed"]
+    capped = first[CAPPED]
+    assert (capped["within_tolerance_values"], capped["differing_rows"]) == (2, 3), capped
+    assert capped["within_tolerance_counted"] == "exact"
+    assert [d["kind"] for d in found_first[CAPPED]].count("within_tolerance") == 1
+    (kept,) = (
+        spark.table(f"{scratch.schema}.parity_run_results")
+        .where(F.col("pair_name") == CAPPED)
+        .where(F.col("run_id") == capped["run_id"])
+        .collect()
+    )
+    assert kept["segment_checksums"] == "" and kept["within_tolerance_examples"] == 1
+    again = third[CAPPED]
+    assert (again["run_mode"], again["status"], again["segments_reused"]) == (
+        "compared",
+        "complete",
+        0,
+    ), again
+    # Order 7's amount moved within tolerance too: counted exactly, with the other two.
+    assert (again["within_tolerance_values"], again["mismatched_values"]) == (3, 2), again
+    assert published(found_third[CAPPED]) == published(found_refreshed[CAPPED])
 
 
 def test_nullability_drift_alone_compares_the_pair_again(runs, spark, scratch):
@@ -577,4 +626,8 @@ def test_a_kept_result_that_fails_its_audits_is_not_published_again(runs):
     assert (
         f"pair 'steady': rows moved (the result of run {first['steady']['run_id']} it keeps:"
         " `dbt build --full-refresh` compares it again)"
+    ) in error_text(audited)
+    # Its examples of values within tolerance are audited too: one removed is one missing.
+    assert (
+        f"pair '{CAPPED}': within tolerance listed (the result of run {third[CAPPED]['run_id']}"
     ) in error_text(audited)

@@ -1,6 +1,8 @@
 """A tolerance matrix, evaluated in Spark on the rows that differ, by both algorithms and across
 engines: each drift inside its column's tolerance is kept as within_tolerance with its delta and
-fails nothing; each drift beyond it is a value_mismatch; the generic tests give the verdicts."""
+fails nothing; each drift beyond it is a value_mismatch; the generic tests give the verdicts.
+Every value within tolerance is counted, and a few examples of each column's are listed (the
+pair's within_tolerance_examples), every difference beyond it always."""
 
 from __future__ import annotations
 
@@ -106,6 +108,10 @@ models:
       - parity.column_drift_below:
           name: discount_relative_error_passes
           arguments: {pair: tol_within, column: discount, max_relative_error: 1.0e-9}
+      # Its one value within tolerance (1e-12 relative) is counted, not listed.
+      - parity.column_drift_below:
+          name: unlisted_relative_error_fails
+          arguments: {pair: tol_within_unlisted, column: discount, max_relative_error: 1.0e-13}
 """
 
 
@@ -133,6 +139,9 @@ select order_id, customer_id, upper(status) as status, amount, fx_rate,
     ship_date, concat(note, ' ') as note, serial
 from {{ ref('tolerance_source') }}
 """
+
+
+ONE_EXAMPLE = {"within_tolerance_examples": 1}
 
 
 def pair(name, target, **options):
@@ -180,6 +189,21 @@ def reconciled(scratch, spark, remote_legacy):
             )
         ),
         pair("tol_drifts_joindiff_grid", "tolerance_drifts"),
+        # Every value within tolerance listed; tol_drifts_exact lists the default 10 per column.
+        pair(
+            "tol_drifts_all",
+            "tolerance_drifts",
+            tolerant_checksums=False,
+            within_tolerance_examples="all",
+        ),
+        # One example per column of tol_joindiff's; none of tol_within's.
+        pair("tol_one_example", "tolerance_target", tolerant_checksums=False, **ONE_EXAMPLE),
+        pair(
+            "tol_within_unlisted",
+            "tolerance_within",
+            tolerant_checksums=False,
+            within_tolerance_examples=0,
+        ),
         pair("tol_within", "tolerance_within", algorithm="hashdiff"),
         # 8 rows beyond tolerance of 3000: above 0.001, below 0.01.
         pair("tol_halted_joindiff", "tolerance_target", critical_drift_ratio=0.001),
@@ -351,6 +375,7 @@ def test_drift_within_tolerance_everywhere_moves_few_rows_on_the_grid(reconciled
         ("no_differences_within_tolerance_passes", "pass"),
         ("in_parity_passes", "pass"),
         ("discount_relative_error_passes", "pass"),
+        ("unlisted_relative_error_fails", "fail"),
         ("row_drift_passes", "pass"),
         ("row_drift_fails", "fail"),
     ],
@@ -427,3 +452,81 @@ def test_within_tolerance_figures_say_how_they_were_counted(reconciled):
         **dict.fromkeys(exact, "exact"),
         **dict.fromkeys(seen, "seen"),
     }
+
+
+def within(differences, column):
+    return [d for d in differences if (d["kind"], d["column_name"]) == ("within_tolerance", column)]
+
+
+def chosen_first(difference):
+    """The order a column's examples are chosen in (results/examples.py): largest |delta|, then
+    largest relative error (an error not published last), then smallest key (each key has one
+    value of a column here, so no tie goes further)."""
+    delta, relative = difference["delta"], difference["relative_error"]
+    return (
+        delta is None,
+        -abs(float(delta)) if delta is not None else 0.0,
+        relative is None,
+        -relative if relative is not None else 0.0,
+        difference["key"],
+    )
+
+
+def test_values_within_tolerance_are_counted_in_full_and_listed_by_example(reconciled):
+    """Every value drifts within tolerance: each is counted, as where every one is listed, and
+    each column lists its 10 of largest error (the default), those listing every one would list
+    first."""
+    summaries, differences, _, drift = reconciled
+    capped, every = summaries["tol_drifts_exact"], summaries["tol_drifts_all"]
+    for name in ("within_tolerance_rows", "within_tolerance_values"):
+        assert capped[name] == every[name] > 2900, name
+    columns = {c for (p, c) in drift if p == "tol_drifts_all" and drift[(p, c)]["within_tolerance"]}
+    assert {"status", "discount", "ordered_at"} <= columns
+    unpublished = {"pair_name", "run_id"}
+    for column in columns:
+        counted = drift[("tol_drifts_all", column)]["within_tolerance"]
+        assert drift[("tol_drifts_exact", column)]["within_tolerance"] == counted > 10, column
+        assert drift[("tol_drifts_exact", column)]["within_tolerance_listed"] == 10, column
+        assert drift[("tol_drifts_all", column)]["within_tolerance_listed"] == counted, column
+        listed = within(differences["tol_drifts_all"], column)
+        assert len(listed) == counted, column
+        first = [
+            {k: v for k, v in d.items() if k not in unpublished}
+            for d in sorted(listed, key=chosen_first)[:10]
+        ]
+        examples = within(differences["tol_drifts_exact"], column)
+        assert (
+            sorted(
+                ({k: v for k, v in d.items() if k not in unpublished} for d in examples),
+                key=chosen_first,
+            )
+            == first
+        ), column
+
+
+def test_a_capped_pair_lists_every_difference_beyond_tolerance(reconciled):
+    summaries, differences, _, drift = reconciled
+    found = kinds(differences["tol_one_example"])
+    mismatches = {k for k, v in EXPECTED.items() if v == "value_mismatch"}
+    assert {k for k, v in found.items() if v == "value_mismatch"} == mismatches
+    # status has two values within tolerance: the one listed is of the smaller key (a text has
+    # no delta); every other column has one, listed.
+    listed = {k for k, v in found.items() if v == "within_tolerance"}
+    every = {k for k, v in EXPECTED.items() if v == "within_tolerance"}
+    assert listed == every - {("51", "status")}
+    one = summaries["tol_one_example"]
+    assert (one["value_mismatch_rows"], one["mismatched_values"]) == (8, 8)
+    assert (one["within_tolerance_rows"], one["within_tolerance_values"]) == (8, 8)
+    status = drift[("tol_one_example", "status")]
+    assert (status["within_tolerance"], status["within_tolerance_listed"]) == (2, 1)
+    assert drift[("tol_joindiff", "status")]["within_tolerance_listed"] == 2
+
+
+def test_a_pair_listing_no_example_still_counts_and_measures_them(reconciled):
+    summaries, differences, _, drift = reconciled
+    unlisted = summaries["tol_within_unlisted"]
+    assert unlisted["passed"] and unlisted["within_tolerance_values"] == 8
+    assert "tol_within_unlisted" not in differences
+    discount = drift[("tol_within_unlisted", "discount")]
+    assert (discount["within_tolerance"], discount["within_tolerance_listed"]) == (1, 0)
+    assert discount["max_relative_error"] == pytest.approx(1e-12, rel=1e-3)

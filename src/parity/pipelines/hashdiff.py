@@ -18,6 +18,7 @@ from parity.pipelines.incremental import Rerun, checksum_text
 from parity.pipelines.outcome import Outcome
 from parity.plan import PairPlan
 from parity.results import judgement
+from parity.results.examples import all_listed
 from parity.results.summary import Findings, summarize
 from parity.sides.side import Side, on_both
 from parity.spark_settings import after_first_pass, grouped_by_key
@@ -56,9 +57,12 @@ def run(pair: PairPlan, source: Side, target: Side, rerun: Rerun) -> Outcome:
     )
     findings = Findings.none() if drilled.diffs is None else summarize(drilled.diffs, names, rules)
     drilled.count_downloads()
-    # Read back by key, a pair's differences are exact only where no key has two rows.
+    # Read back by key, a pair's differences are exact only where no key has two rows, and
+    # where every value within tolerance was listed, not a few examples of them.
     unique = not any(c.duplicate_keys for c in counts)
-    keeps = drilled.segments is not None and unique and reused_differences.keeps_segments(pair)
+    listed = all_listed(findings.drift_totals, pair.within_tolerance_examples)
+    keeps = drilled.segments is not None and unique and listed
+    keeps = keeps and reused_differences.keeps_segments(pair)
     segments = drilled.segments.text() if keeps else ""
     return Outcome(
         findings, counts, drilled.stats, keys_flagged, drilled.dead_letters, checksums, segments

@@ -7,7 +7,9 @@ values, a value mismatch as one row per differing value. Read back, a whole row 
 column order again; a value mismatch is its differing values, and NULL on both sides for every
 other column, which the verdict (results/summary.py) finds equal, as it found the values that
 were. So judging them again gives what the last result published. A pair that publishes no value
-of some column (masking) cannot be read back: it keeps no segments.
+of some column (masking) cannot be read back: it keeps no segments; nor does a result that listed
+only examples of a column's values within tolerance (results/examples.py): the others would be
+lost, and the next result's counts wrong (pipelines/hashdiff.py).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from parity.algorithms.search_stats import SearchStats
 from parity.log import logger
 from parity.plan import PairPlan, canonical_json
 from parity.results.drift import column_stats
+from parity.results.examples import capped, listed
 from parity.results.pair_result import PairResult
 from parity.results.patterns import classify
 from parity.results.presentation import PublishedDifference, present
@@ -176,7 +177,7 @@ def _result(
     ]
     if counts is None:
         sizes, drift, key_counts = (None, None), None, [None] * 4
-        stats_of_columns, patterns, counted = [], [], None
+        stats_of_columns, patterns, counted, examples = [], [], None, []
     else:
         sizes = tuple(c.rows for c in counts)
         drift = row_drift_pct(findings, counts)
@@ -201,6 +202,12 @@ def _result(
         ]
         patterns = [pattern for pattern in found if pattern is not None]
         counted = within_tolerance_counted(pair, stats.halted_by)
+        examples = listed(
+            findings.drift_totals,
+            pair.column_rules,
+            pair.within_tolerance_examples,
+            findings.differences is not None,
+        )
     source_null_keys, source_duplicate_keys, target_null_keys, target_duplicate_keys = key_counts
     return PairResult(
         run_id=pair.run_id,
@@ -246,9 +253,17 @@ def _result(
         compatibility=pair.config["compatibility"],
         column_stats=stats_of_columns,
         column_patterns=patterns,
+        within_tolerance_examples=pair.within_tolerance_examples,
+        column_examples=examples,
         differences=schema,
         dead_letters=[],
-        found=None
-        if findings.differences is None
-        else present(findings.differences, pair.source.key_names, pair.column_rules, pair.masking),
+        found=None if findings.differences is None else _published(pair, findings.differences),
     )
+
+
+def _published(pair: PairPlan, differences: DataFrame) -> DataFrame:
+    """The differences as published: only the pair's examples of the values within tolerance
+    (examples.py), readable, sensitive values hashed."""
+    keys, rules, masking = pair.source.key_names, pair.column_rules, pair.masking
+    chosen = capped(differences, pair.within_tolerance_examples, masking, rules, keys)
+    return present(chosen, keys, rules, masking)

@@ -17,6 +17,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
 from parity.results.drift import ColumnStats
+from parity.results.examples import ColumnExamples
 from parity.results.patterns import ColumnPattern
 from parity.results.presentation import PublishedDifference
 from parity.results.spark_schema import IN_SPARK, row_of, schema_of
@@ -89,6 +90,11 @@ class PairResult:
     # The columns whose differences follow one pattern on nearly every compared row
     # (patterns.py): a list of its own, so that column_stats keeps the type the history has.
     column_patterns: list[ColumnPattern]
+    # How many values within tolerance per column its differences list at most (the pair's
+    # within_tolerance_examples; None: every one), and how many each column lists
+    # (examples.py): the rest are in column_stats' counts only.
+    within_tolerance_examples: int | None
+    column_examples: list[ColumnExamples]
     # Its schema findings (the differences found in its data are rows of their own).
     differences: list[PublishedDifference]
     # The segments no query could compare, with their key ranges and errors: the pair is

@@ -59,9 +59,9 @@ def present(
     hidden_key = any(masking.hides(name) for name in key_names)
     whole_row = "`column_name` is null"
     value = {side: f"`{side}_value`" for side in ("source", "target")}
-    hidden = _hidden(masking, rules)
+    hidden = hidden_sql(masking, rules)
     published = {
-        "key": _hashed("`key`") if hidden_key else "`key`",
+        "key": hashed_sql("`key`") if hidden_key else "`key`",
         "kind": "`kind`",
         "column_name": "`column_name`",
         **{
@@ -77,15 +77,15 @@ def present(
             for side, text in value.items()
         },
         **{
-            f"{side}_hash": f"case when not {whole_row} and {hidden} then {_hashed(text)} end"
+            f"{side}_hash": f"case when not {whole_row} and {hidden} then {hashed_sql(text)} end"
             for side, text in value.items()
         },
     }
     return differences.select(*[F.expr(sql).alias(name) for name, sql in published.items()])
 
 
-def _hidden(masking: Masking, rules: tuple[ColumnRule, ...]) -> str:
-    """Whether a value difference's column is sensitive."""
+def hidden_sql(masking: Masking, rules: tuple[ColumnRule, ...]) -> str:
+    """Whether a value difference's column is sensitive, in SQL over a difference's columns."""
     if masking.everything:
         return "true"
     names = [string_literal(rule.column.lower()) for rule in rules if masking.hides(rule.column)]
@@ -96,12 +96,12 @@ def _row(document: str, masking: Masking, rules: tuple[ColumnRule, ...], readabl
     """A whole row's JSON object of canonical values: readable where asked, each sensitive
     value hashed, or wholly hashed when the pair is sensitive."""
     if masking.everything:
-        return _hashed(document)
+        return hashed_sql(document)
     name, text = "parity_name", "parity_text"  # the lambda's variables
     shown = text
     for rule in rules:
         if masking.hides(rule.column):
-            changed = _hashed(text)
+            changed = hashed_sql(text)
         elif readable and rule.kind in READABLE_KINDS:
             changed = _readable_as(text, rule)
         else:
@@ -140,5 +140,6 @@ def _readable_as(text: str, rule: ColumnRule) -> str:
     return text
 
 
-def _hashed(text: str) -> str:
+def hashed_sql(text: str) -> str:
+    """A hidden value's text (SQL) as published: its sha256, prefixed."""
     return f"case when {text} is not null then concat('{HASH_PREFIX}', sha2({text}, 256)) end"
