@@ -60,7 +60,7 @@ def test_the_demo_on_a_cluster_finds_what_the_embedded_run_finds(demo, spark, tm
         # The cluster ran the jobs: its worker started an executor for them.
         assert cluster.workers_running_executors() == 1
     assert built.returncode == 0, built.stdout[-4000:] + built.stderr[-4000:]
-    assert "Done. PASS=26 WARN=2 ERROR=0" in built.stdout
+    assert "Done. PASS=28 WARN=2 ERROR=0" in built.stdout
     published = spark.table(f"{demo.schema}.parity_summary").select("run_id").distinct()
     for history, count in (("parity_run_results", 4), ("parity_run_differences", 39)):
         on_cluster = spark.read.parquet(str(warehouse / f"{demo.schema}.db" / history))
