@@ -4,9 +4,14 @@
     null. -#}
 {% macro _json_rows(relation, tail) %}
     {%- set rows = [] -%}
-    {%- for row in run_query("select to_json(struct(*), map('timeZone', 'UTC', 'ignoreNullFields', 'false', "
-        ~ "'timestampFormat', 'yyyy-MM-dd\\'T\\'HH:mm:ss.SSSSSSXXX')) from " ~ relation ~ " " ~ tail) -%}
+    {%- for row in run_query('select to_json(struct(*), ' ~ parity._json_options() ~ ') from ' ~ relation ~ ' ' ~ tail) -%}
         {%- do rows.append(fromjson(row[0])) -%}
     {%- endfor -%}
     {{ return(rows) }}
+{% endmacro %}
+
+
+{#- to_json's options for _json_rows: times in UTC to the microsecond, NULL fields kept. -#}
+{% macro _json_options() %}
+    {{- return("map('timeZone', 'UTC', 'ignoreNullFields', 'false', 'timestampFormat', 'yyyy-MM-dd\\'T\\'HH:mm:ss.SSSSSSXXX')") -}}
 {% endmacro %}

@@ -11,7 +11,7 @@ from parity.algorithms.search_stats import SearchStats
 from parity.log import logger
 from parity.plan import PairPlan, canonical_json
 from parity.results.drift import column_stats
-from parity.results.examples import capped, listed
+from parity.results.examples import all_listed, capped, listed
 from parity.results.pair_result import PairResult
 from parity.results.patterns import classify
 from parity.results.presentation import PublishedDifference, present
@@ -257,13 +257,16 @@ def _result(
         column_examples=examples,
         differences=schema,
         dead_letters=[],
-        found=None if findings.differences is None else _published(pair, findings.differences),
+        found=None if findings.differences is None else _published(pair, findings),
     )
 
 
-def _published(pair: PairPlan, differences: DataFrame) -> DataFrame:
+def _published(pair: PairPlan, findings: Findings) -> DataFrame:
     """The differences as published: only the pair's examples of the values within tolerance
-    (examples.py), readable, sensitive values hashed."""
+    (examples.py), readable, sensitive values hashed. Where no column has more than its
+    examples, every one is listed without choosing: the choice is a shuffle of its own."""
     keys, rules, masking = pair.source.key_names, pair.column_rules, pair.masking
-    chosen = capped(differences, pair.within_tolerance_examples, masking, rules, keys)
+    chosen = findings.differences
+    if not all_listed(findings.drift_totals, pair.within_tolerance_examples):
+        chosen = capped(chosen, pair.within_tolerance_examples, masking, rules, keys)
     return present(chosen, keys, rules, masking)
