@@ -22,6 +22,19 @@ SCHEMA = "parity_bench"
 PROJECT = ["--project-dir", str(HERE / "project"), "--profiles-dir", str(HERE.parent / "profiles")]
 
 
+def dbt_environment(work: Path, schema: str) -> dict[str, str]:
+    """The environment of a benchmark's dbt process: the shipped profile, a warehouse and a
+    metastore of its own under ``work``, and the schema its project writes."""
+    return {
+        **os.environ,
+        "PARITY_WAREHOUSE_DIR": str(work / "warehouse"),
+        "PARITY_METASTORE_DIR": str(work / "metastore_db"),
+        "PARITY_SCHEMA": schema,
+        "DBT_PROFILES_DIR": str(HERE.parent / "profiles"),
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+    }
+
+
 def bench_session(app_name: str, **settings: str) -> SparkSession:
     """The embedded session, its tables in bench/results/work, in the schema PARITY_SCHEMA."""
     os.environ["PARITY_SCHEMA"] = SCHEMA

@@ -38,7 +38,7 @@ from pathlib import Path
 import yaml
 
 from bench.build_split import build_split
-from bench.harness import HERE, RESULTS, run_process
+from bench.harness import HERE, RESULTS, dbt_environment, run_process
 
 WORK = RESULTS / "work" / "pull-requests"
 REPO = HERE.parent
@@ -99,14 +99,7 @@ def main() -> None:
     WORK.mkdir(parents=True)
     models = _models(options.models)
     project = _project(models)
-    environment = {
-        **os.environ,
-        "PARITY_WAREHOUSE_DIR": str(WORK / "warehouse"),
-        "PARITY_METASTORE_DIR": str(WORK / "metastore_db"),
-        "PARITY_SCHEMA": DEV,
-        "DBT_PROFILES_DIR": str(REPO / "profiles"),
-        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
-    }
+    environment = dbt_environment(WORK, DEV)
     python = {**environment, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
     _run([DBT, "deps", "--quiet", *project], environment)
     generate = [json.dumps(models), json.dumps(COLUMNS), json.dumps(PLANTED)]

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-from bench.harness import HERE, RESULTS, run_process
+from bench.harness import HERE, RESULTS, dbt_environment, run_process
 from tests.integration.headless_chromium import opened
 
 WORK = RESULTS / "work" / "report-page"
@@ -77,14 +77,7 @@ def main() -> None:
     WORK.mkdir(parents=True)
     pairs, tables = _pairs(options.pairs, options.large)
     project = _project(pairs, tables)
-    environment = {
-        **os.environ,
-        "PARITY_WAREHOUSE_DIR": str(WORK / "warehouse"),
-        "PARITY_METASTORE_DIR": str(WORK / "metastore_db"),
-        "PARITY_SCHEMA": SCHEMA,
-        "DBT_PROFILES_DIR": str(REPO / "profiles"),
-        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
-    }
+    environment = dbt_environment(WORK, SCHEMA)
     python = {**environment, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
     changes = {"large": LARGE_CHANGE, "kept": SMALL_KEPT, "status": SMALL_STATUS}
     generate = [COLUMNS, options.large, options.large_rows, SMALL_ROWS, changes]

@@ -14,6 +14,7 @@ the exporters' threads.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from opentelemetry import metrics, trace
 from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter
@@ -29,7 +30,6 @@ from pyspark.sql import SparkSession
 from parity.plan import PairPlan
 from parity.results.pair_result import PairResult
 from parity.telemetry import readings
-from parity.telemetry.run import Reconcile
 
 SCOPE = "parity"
 # A pair takes from a fraction of a second to hours: the SDK's default buckets are milliseconds'.
@@ -79,7 +79,10 @@ class Emitter:
         self._not_complete: list[str] = []
         self._lock = threading.Lock()
 
-    def traced(self, reconcile: Reconcile) -> Reconcile:
+    # run.py's Reconcile, spelled out: run.py imports this module only when asked to emit.
+    def traced(
+        self, reconcile: Callable[[SparkSession, PairPlan], PairResult]
+    ) -> Callable[[SparkSession, PairPlan], PairResult]:
         """``reconcile`` with each pair's reconciliation a span of the run's."""
 
         def observed(spark: SparkSession, pair: PairPlan) -> PairResult:
